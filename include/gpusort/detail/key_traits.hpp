@@ -1,0 +1,148 @@
+// The key transform, written once for host and device.
+//
+// Every supported key maps to an unsigned integer of the same width whose
+// unsigned order is the key's order (the "twiddle" of radix sorting, as in
+// Satish, Harris & Garland 2009 and CUB's RadixSortTwiddle):
+//   unsigned  identity
+//   signed    flip the sign bit
+//   float     negative: flip every bit; positive: flip the sign bit
+// The map is a bijection, so sorts carry the twiddled bits and untwiddle on
+// store: every input bit pattern (-0.0, each NaN payload) comes back intact.
+//
+// key_order adds what a sort call asks for on top of the twiddle:
+//   * -0.0 ranks as +0.0 (CUB's order: the two compare equal and stay stable);
+//   * descending is the twiddled bits inverted;
+//   * only bits [begin_bit, end_bit) of the twiddled key take part.
+// NaNs rank by their bit pattern: negative NaNs first, positive NaNs last.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if defined(__CUDACC__)
+#define GPUSORT_HD __host__ __device__ __forceinline__
+#else
+#define GPUSORT_HD inline
+#endif
+
+namespace gpusort::detail {
+
+template <int Bytes> struct uint_of;
+template <> struct uint_of<1> { using type = std::uint8_t; };
+template <> struct uint_of<2> { using type = std::uint16_t; };
+template <> struct uint_of<4> { using type = std::uint32_t; };
+template <> struct uint_of<8> { using type = std::uint64_t; };
+
+enum class key_kind { unsigned_int, signed_int, floating };
+
+template <class K> struct key_info;
+#define GPUSORT_KEY_INFO(T, KIND, NAME)                      \
+  template <> struct key_info<T> {                           \
+    static constexpr key_kind kind = key_kind::KIND;         \
+    static constexpr const char* name = NAME;                \
+  };
+GPUSORT_KEY_INFO(std::uint8_t, unsigned_int, "u8")
+GPUSORT_KEY_INFO(std::uint16_t, unsigned_int, "u16")
+GPUSORT_KEY_INFO(std::uint32_t, unsigned_int, "u32")
+GPUSORT_KEY_INFO(std::uint64_t, unsigned_int, "u64")
+GPUSORT_KEY_INFO(std::int8_t, signed_int, "i8")
+GPUSORT_KEY_INFO(std::int16_t, signed_int, "i16")
+GPUSORT_KEY_INFO(std::int32_t, signed_int, "i32")
+GPUSORT_KEY_INFO(std::int64_t, signed_int, "i64")
+GPUSORT_KEY_INFO(__half, floating, "f16")
+GPUSORT_KEY_INFO(__nv_bfloat16, floating, "bf16")
+GPUSORT_KEY_INFO(float, floating, "f32")
+GPUSORT_KEY_INFO(double, floating, "f64")
+#undef GPUSORT_KEY_INFO
+
+template <class K, class = void> struct is_key : std::false_type {};
+template <class K>
+struct is_key<K, std::void_t<decltype(key_info<K>::kind)>> : std::true_type {};
+
+template <class K> struct key_traits {
+  static_assert(is_key<K>::value, "gpusort: unsupported key type");
+  using bits = typename uint_of<sizeof(K)>::type;
+  static constexpr int width = int(sizeof(K) * 8);
+  static constexpr bits sign = bits(bits(1) << (width - 1));
+  static constexpr key_kind kind = key_info<K>::kind;
+  static constexpr bool is_float = kind == key_kind::floating;
+
+  GPUSORT_HD static bits raw(K k) {
+    bits b;
+    memcpy(&b, &k, sizeof(K));
+    return b;
+  }
+  GPUSORT_HD static K from_raw(bits b) {
+    K k;
+    memcpy(&k, &b, sizeof(K));
+    return k;
+  }
+  // key -> ordered bits (bijective).
+  GPUSORT_HD static bits twiddle(bits b) {
+    if constexpr (kind == key_kind::signed_int) return bits(b ^ sign);
+    if constexpr (kind == key_kind::floating) return bits((b & sign) ? bits(~b) : bits(b ^ sign));
+    return b;
+  }
+  // ordered bits -> key.
+  GPUSORT_HD static bits untwiddle(bits b) {
+    if constexpr (kind == key_kind::signed_int) return bits(b ^ sign);
+    if constexpr (kind == key_kind::floating) return bits((b & sign) ? bits(b ^ sign) : bits(~b));
+    return b;
+  }
+  GPUSORT_HD static bits to_bits(K k) { return twiddle(raw(k)); }
+  GPUSORT_HD static K from_bits(bits b) { return from_raw(untwiddle(b)); }
+};
+
+// The order one sort call asks for, applied to twiddled bits.
+template <class K> struct key_order {
+  using traits = key_traits<K>;
+  using bits = typename traits::bits;
+  static constexpr bits minus_zero = bits(traits::sign - 1);  // twiddle(-0.0)
+  static constexpr bits plus_zero = traits::sign;             // twiddle(+0.0)
+
+  bits flip = 0;       // all ones for descending
+  unsigned shift = 0;  // begin_bit
+  bits mask = bits(~bits(0));  // (1 << (end_bit - begin_bit)) - 1
+
+  key_order() = default;
+  key_order(bool descending, int begin_bit, int end_bit)
+      : flip(descending ? bits(~bits(0)) : bits(0)),
+        shift(unsigned(begin_bit)),
+        mask(end_bit - begin_bit >= traits::width
+                 ? bits(~bits(0))
+                 : bits((bits(1) << (end_bit - begin_bit)) - 1)) {}
+
+  // The value that is compared: smaller ranks sort first.
+  GPUSORT_HD bits rank(bits b) const {
+    if constexpr (traits::is_float) {
+      if (b == minus_zero) b = plus_zero;
+    }
+    return bits(bits(bits(b ^ flip) >> shift) & mask);
+  }
+  GPUSORT_HD bool less(bits a, bits b) const { return rank(a) < rank(b); }
+  // Twiddled bits whose rank is the largest there is (pads partial tiles).
+  GPUSORT_HD bits pad() const { return bits(~flip); }
+  // Rank of a raw key, for host-side references and verification.
+  GPUSORT_HD bits key_rank(K k) const { return rank(traits::to_bits(k)); }
+};
+
+}  // namespace gpusort::detail
+
+// Applies X(K) to every supported key type (explicit instantiations).
+#define GPUSORT_FOR_EACH_KEY(X) \
+  X(std::uint8_t)               \
+  X(std::uint16_t)              \
+  X(std::uint32_t)              \
+  X(std::uint64_t)              \
+  X(std::int8_t)                \
+  X(std::int16_t)               \
+  X(std::int32_t)               \
+  X(std::int64_t)               \
+  X(__half)                     \
+  X(__nv_bfloat16)              \
+  X(float)                      \
+  X(double)

@@ -1,0 +1,178 @@
+// gpusort: sorting on NVIDIA GPUs. The public API.
+//
+// Device-memory calls are shaped like CUB's:
+//   size_t bytes = 0;
+//   gpusort::sort_keys(nullptr, bytes, in, out, n, opt);  // 1. query scratch
+//   gpusort::sort_keys(temp,    bytes, in, out, n, opt);  // 2. sort
+// or, allocating the scratch with cudaMallocAsync on opt.stream:
+//   gpusort::sort_keys(in, out, n, opt);
+//   gpusort::sort_keys(data, n, opt);                      // in place
+// and the same for sort_pairs. Calls are asynchronous on opt.stream.
+//
+// The host-memory call gpusort::sort(std::span<K>) (and its pairs variant)
+// sorts data in host memory on the GPU when one is present and with a
+// parallel CPU sort otherwise, and returns which backend ran.
+//
+// Keys: u8 u16 u32 u64 i8 i16 i32 i64 __half __nv_bfloat16 float double.
+// Values: any trivially copyable type of 1 to 16 bytes.
+// Order: CUB's. -0.0 and +0.0 compare equal; NaNs order by their bits
+// (negative NaNs before -inf, positive NaNs after +inf).
+// Every failure throws gpusort::error (see error.hpp).
+#pragma once
+
+#include <gpusort/detail/key_traits.hpp>
+#include <gpusort/error.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <type_traits>
+
+namespace gpusort {
+
+// One value per algorithm family and variant. `automatic` picks the fastest
+// measured algorithm for the call.
+enum class algorithm {
+  automatic,
+  odd_even,  // odd-even transposition sort: O(n^2) work, stable (teaching)
+  bitonic,   // bitonic sort for any n: O(n log^2 n) work, not stable
+};
+
+enum class order { ascending, descending };
+
+struct options {
+  algorithm algo = algorithm::automatic;
+  order direction = order::ascending;
+  int begin_bit = 0;   // least significant key bit that takes part
+  int end_bit = -1;    // one past the most significant; -1 means all bits
+  cudaStream_t stream = nullptr;
+};
+
+// Name as used by the CLI and the benchmark CSV ("bitonic", ...), and back.
+std::string_view to_string(algorithm a);
+bool parse_algorithm(std::string_view name, algorithm& out);
+// Whether the algorithm keeps equal keys in input order.
+bool is_stable(algorithm a);
+
+namespace detail {
+// The type-erased entry every device call goes through; explicitly
+// instantiated in the library for each key type. vals_in/vals_out are null
+// for keys-only sorts; val_size is the value type's size in bytes.
+template <class K>
+void sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out,
+                 const void* vals_in, void* vals_out, std::size_t val_size, std::size_t n,
+                 const options& opt, const char* op);
+template <class K>
+void sort_device_alloc(const K* keys_in, K* keys_out, const void* vals_in, void* vals_out,
+                       std::size_t val_size, std::size_t n, const options& opt, const char* op);
+
+template <class V> constexpr void check_value() {
+  static_assert(std::is_trivially_copyable_v<V>, "gpusort: values must be trivially copyable");
+  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16, "gpusort: values must be 1 to 16 bytes");
+}
+template <class K> constexpr void check_key() {
+  static_assert(is_key<std::remove_cv_t<K>>::value,
+                "gpusort: keys must be u8..u64, i8..i64, __half, __nv_bfloat16, float or double");
+}
+}  // namespace detail
+
+// ---- keys ------------------------------------------------------------------
+
+// Two-phase form: with temp == nullptr, sets temp_bytes and returns.
+template <class K>
+void sort_keys(void* temp, std::size_t& temp_bytes, const K* in, K* out, std::size_t n,
+               const options& opt = {}) {
+  detail::check_key<K>();
+  detail::sort_device<K>(temp, &temp_bytes, in, out, nullptr, nullptr, 0, n, opt, "sort_keys");
+}
+// Allocates its scratch with cudaMallocAsync on opt.stream.
+template <class K>
+void sort_keys(const K* in, K* out, std::size_t n, const options& opt = {}) {
+  detail::check_key<K>();
+  detail::sort_device_alloc<K>(in, out, nullptr, nullptr, 0, n, opt, "sort_keys");
+}
+// In place.
+template <class K> void sort_keys(K* data, std::size_t n, const options& opt = {}) {
+  sort_keys<K>(data, data, n, opt);
+}
+template <class K>
+void sort_keys(void* temp, std::size_t& temp_bytes, K* data, std::size_t n, const options& opt = {}) {
+  sort_keys<K>(temp, temp_bytes, data, data, n, opt);
+}
+
+// ---- pairs -----------------------------------------------------------------
+
+template <class K, class V>
+void sort_pairs(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out,
+                const V* vals_in, V* vals_out, std::size_t n, const options& opt = {}) {
+  detail::check_key<K>();
+  detail::check_value<V>();
+  detail::sort_device<K>(temp, &temp_bytes, keys_in, keys_out, vals_in, vals_out, sizeof(V), n,
+                         opt, "sort_pairs");
+}
+template <class K, class V>
+void sort_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, std::size_t n,
+                const options& opt = {}) {
+  detail::check_key<K>();
+  detail::check_value<V>();
+  detail::sort_device_alloc<K>(keys_in, keys_out, vals_in, vals_out, sizeof(V), n, opt,
+                               "sort_pairs");
+}
+template <class K, class V>
+void sort_pairs(K* keys, V* vals, std::size_t n, const options& opt = {}) {
+  sort_pairs<K, V>(keys, keys, vals, vals, n, opt);
+}
+template <class K, class V>
+void sort_pairs(void* temp, std::size_t& temp_bytes, K* keys, V* vals, std::size_t n,
+                const options& opt = {}) {
+  sort_pairs<K, V>(temp, temp_bytes, keys, keys, vals, vals, n, opt);
+}
+
+// ---- host memory -----------------------------------------------------------
+
+enum class backend { gpu, cpu_parallel };
+std::string_view to_string(backend b);
+
+// Whether a usable CUDA device is present (cached after the first call).
+bool gpu_available();
+
+namespace detail {
+// force_cpu: skip the GPU even if present. vals may be null (keys only).
+template <class K>
+backend sort_host(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt,
+                  bool force_cpu);
+}  // namespace detail
+
+// Sorts keys that live in host memory. Uses the GPU when one is present
+// (opt.algo selects the GPU algorithm), else a parallel CPU sort (GNU
+// parallel mode over OpenMP). Returns the backend that ran. Stable on the
+// CPU; on the GPU stable when opt.algo is.
+template <class K> backend sort(std::span<K> keys, const options& opt = {}) {
+  detail::check_key<K>();
+  return detail::sort_host<K>(keys.data(), nullptr, 0, keys.size(), opt, false);
+}
+template <class K, class V>
+backend sort(std::span<K> keys, std::span<V> vals, const options& opt = {}) {
+  detail::check_key<K>();
+  detail::check_value<V>();
+  if (keys.size() != vals.size())
+    throw error(errc::invalid_argument, "gpusort::sort: keys and values differ in length");
+  return detail::sort_host<K>(keys.data(), vals.data(), sizeof(V), keys.size(), opt, false);
+}
+// The CPU path alone, whatever hardware is present.
+template <class K> backend sort_cpu(std::span<K> keys, const options& opt = {}) {
+  detail::check_key<K>();
+  return detail::sort_host<K>(keys.data(), nullptr, 0, keys.size(), opt, true);
+}
+template <class K, class V>
+backend sort_cpu(std::span<K> keys, std::span<V> vals, const options& opt = {}) {
+  detail::check_key<K>();
+  detail::check_value<V>();
+  if (keys.size() != vals.size())
+    throw error(errc::invalid_argument, "gpusort::sort_cpu: keys and values differ in length");
+  return detail::sort_host<K>(keys.data(), vals.data(), sizeof(V), keys.size(), opt, true);
+}
+
+}  // namespace gpusort

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine lacks to build gpusort: Ninja,
+# GoogleTest, ccache (Debian packages) and CMake >= 3.26 (from PyPI when the
+# system's is older: Debian 12's 3.25 does not know nvcc 13's C++20 flags).
+# The CUDA toolkit (nvcc) must already be installed, e.g. in /usr/local/cuda.
+set -euo pipefail
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+missing=()
+command -v ninja >/dev/null || missing+=(ninja-build)
+command -v g++ >/dev/null || missing+=(g++)
+command -v ccache >/dev/null || missing+=(ccache)
+command -v python3 >/dev/null || missing+=(python3 python3-pip)
+[ -f /usr/lib/x86_64-linux-gnu/libgtest.a ] || [ -f /usr/lib/libgtest.a ] || missing+=(libgtest-dev)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+cmake_ok() {
+  command -v cmake >/dev/null || return 1
+  local v
+  v=$(cmake --version | head -n1 | awk '{print $3}')
+  [ "$(printf '%s\n' 3.26 "$v" | sort -V | head -n1)" = 3.26 ]
+}
+if ! cmake_ok; then
+  echo "setup: installing CMake 3.31 from PyPI"
+  python3 -m pip install -q --disable-pip-version-check 'cmake>=3.26,<4' 2>&1 | grep -v 'Running pip as' || true
+  hash -r
+fi
+cmake_ok || { echo "setup: CMake >= 3.26 is required" >&2; exit 1; }
+
+if ! command -v nvcc >/dev/null; then
+  if [ -x /usr/local/cuda/bin/nvcc ]; then
+    echo "setup: nvcc is in /usr/local/cuda/bin (add it to PATH)"
+  else
+    echo "setup: the CUDA toolkit (nvcc) is required to build gpusort" >&2
+    exit 1
+  fi
+fi

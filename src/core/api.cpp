@@ -1,0 +1,51 @@
+// Names of algorithms and backends, shared by the library, the CLI and the
+// benchmark CSV.
+#include <gpusort/gpusort.hpp>
+
+#include <array>
+#include <utility>
+
+namespace gpusort {
+namespace {
+struct algo_info {
+  algorithm algo;
+  std::string_view name;
+  bool stable;
+};
+constexpr std::array<algo_info, 3> algos{{
+    {algorithm::automatic, "auto", false},
+    {algorithm::odd_even, "odd_even", true},
+    {algorithm::bitonic, "bitonic", false},
+}};
+}  // namespace
+
+std::string_view to_string(algorithm a) {
+  for (const auto& i : algos)
+    if (i.algo == a) return i.name;
+  return {};
+}
+
+bool parse_algorithm(std::string_view name, algorithm& out) {
+  for (const auto& i : algos)
+    if (i.name == name) {
+      out = i.algo;
+      return true;
+    }
+  return false;
+}
+
+bool is_stable(algorithm a) {
+  for (const auto& i : algos)
+    if (i.algo == a) return i.stable;
+  return false;
+}
+
+std::string_view to_string(backend b) {
+  switch (b) {
+    case backend::gpu: return "gpu";
+    case backend::cpu_parallel: return "cpu_parallel";
+  }
+  return "?";
+}
+
+}  // namespace gpusort

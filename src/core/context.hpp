@@ -1,0 +1,46 @@
+// Error reporting for one sort call: every CUDA call and launch is checked
+// through the call's context, which names the operation, the key type, the
+// algorithm and the sizes in the gpusort::error it throws.
+#pragma once
+
+#include <gpusort/error.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+
+namespace gpusort::detail {
+
+struct call_context {
+  const char* op = "sort";    // "sort_keys", "sort_pairs", ...
+  const char* key = "?";      // key type name, "u32"
+  const char* algo = "?";     // algorithm name, "bitonic"
+  std::size_t n = 0;
+  std::size_t temp_bytes = 0;
+
+  std::string prefix() const {
+    return std::string("gpusort::") + op + "<" + key + ">(" + algo + ")";
+  }
+  std::string sizes() const {
+    return " [n=" + std::to_string(n) + ", temp_bytes=" + std::to_string(temp_bytes) + "]";
+  }
+  [[noreturn]] void fail(errc code, const std::string& what, cudaError_t e = cudaSuccess) const {
+    std::string msg = prefix() + ": " + what;
+    if (e != cudaSuccess)
+      msg += std::string(": ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+    throw error(code, msg + sizes(), e);
+  }
+  // Checks a CUDA call; `what` names it ("cudaMemcpyAsync(keys)").
+  void check(cudaError_t e, const char* what) const {
+    if (e == cudaSuccess) return;
+    cudaGetLastError();  // clear the sticky-free error state
+    fail(e == cudaErrorMemoryAllocation ? errc::out_of_memory : errc::cuda, std::string(what) + " failed", e);
+  }
+  // Checks the launch just made; `kernel` names it.
+  void check_launch(const char* kernel) const {
+    check(cudaGetLastError(), (std::string("launch of ") + kernel).c_str());
+  }
+};
+
+}  // namespace gpusort::detail

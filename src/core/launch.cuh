@@ -1,0 +1,42 @@
+// Launch helpers shared by every family.
+#pragma once
+
+#include "core/context.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace gpusort::detail {
+
+// Lets `kernel` use `bytes` of dynamic shared memory (above 48 KB needs it).
+template <class Kernel>
+void allow_shared_memory(const call_context& ctx, Kernel kernel, std::size_t bytes, const char* name) {
+  if (bytes <= 48 * 1024) return;
+  ctx.check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), name);
+}
+
+// Blocks for `work` items at `per_block` items each, capped for grid-stride
+// loops (kernels loop when the cap bites, so any size_t count works).
+inline unsigned grid_for(std::size_t work, std::size_t per_block, std::size_t cap = std::size_t(1) << 20) {
+  std::size_t blocks = (work + per_block - 1) / per_block;
+  if (blocks == 0) blocks = 1;
+  return unsigned(blocks < cap ? blocks : cap);
+}
+
+inline int ceil_log2(std::size_t n) {
+  int b = 0;
+  while ((std::size_t(1) << b) < n) ++b;
+  return b;
+}
+
+// Copies keys (and values) to the output arrays when the sort is not in
+// place: network sorts then run in place on the output.
+template <class K, class P>
+void copy_to_output(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n,
+                    cudaStream_t s) {
+  if (kin != kout) ctx.check(cudaMemcpyAsync(kout, kin, n * sizeof(K), cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync(keys)");
+  if (vin && vin != vout) ctx.check(cudaMemcpyAsync(vout, vin, n * sizeof(P), cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync(values)");
+}
+
+}  // namespace gpusort::detail

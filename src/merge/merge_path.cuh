@@ -1,0 +1,55 @@
+// Merge path (Green, McColl & Bader 2012; Odeh et al. 2012): the shared
+// building block of every merge here.
+//
+// Merging sorted A and B writes |A| + |B| outputs. Output diagonal d splits
+// into the first i items of A and the first d - i of B; merge_path() finds i
+// by binary search, so any number of threads can each take an equal slice of
+// the output and merge it independently. Ties go to A (the left run), which
+// makes every merge built on it stable.
+#pragma once
+
+#include <cstddef>
+
+#if defined(__CUDACC__)
+#define GPUSORT_MERGE_HD __host__ __device__ __forceinline__
+#else
+#define GPUSORT_MERGE_HD inline
+#endif
+
+namespace gpusort::detail {
+
+// Number of A items among the first `diag` outputs of the stable merge of
+// a[0..na) and b[0..nb). `less(x, y)`: x sorts strictly before y.
+template <class ItA, class ItB, class Less>
+GPUSORT_MERGE_HD std::size_t merge_path(ItA a, std::size_t na, ItB b, std::size_t nb, std::size_t diag,
+                                        Less less) {
+  std::size_t lo = diag > nb ? diag - nb : 0;
+  std::size_t hi = diag < na ? diag : na;
+  while (lo < hi) {
+    std::size_t mid = (lo + hi) / 2;
+    // a[mid] goes before b[diag - 1 - mid] unless b's item is strictly less
+    if (!less(b[diag - 1 - mid], a[mid])) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Serial stable merge of up to COUNT outputs from a[ia..na) and b[ib..nb):
+// emit(k, from_a, index) receives output k (a compile-time constant once the
+// loop unrolls, so emit may fill a register array) with its source index.
+// Stops early when both inputs run out.
+template <int COUNT, class ItA, class ItB, class Less, class Emit>
+GPUSORT_MERGE_HD void serial_merge(ItA a, std::size_t ia, std::size_t na, ItB b, std::size_t ib, std::size_t nb,
+                                   Less less, Emit emit) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int k = 0; k < COUNT; ++k) {
+    if (ia >= na && ib >= nb) break;
+    bool take_a = ib >= nb || (ia < na && !less(b[ib], a[ia]));
+    if (take_a) emit(k, true, ia++);
+    else emit(k, false, ib++);
+  }
+}
+
+}  // namespace gpusort::detail
