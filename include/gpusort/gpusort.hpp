@@ -38,6 +38,12 @@ enum class algorithm {
   automatic,
   odd_even,  // odd-even transposition sort: O(n^2) work, stable (teaching)
   bitonic,   // bitonic sort for any n: O(n log^2 n) work, not stable
+  radix_split,     // LSD radix sort by 1-bit splits (scan + scatter): stable (teaching)
+  radix_tile,      // tile radix sort in shared memory + merge-path merges: stable
+  radix_onesweep,  // onesweep LSD radix sort, 8-bit digits: stable
+  merge_recursive,  // host-recursive merge sort, one launch per merge (teaching): stable
+  merge_bottom_up,  // bottom-up merge sort, one thread per merge (teaching): stable
+  merge_path,       // three-stage merge sort with merge path: stable
 };
 
 enum class order { ascending, descending };

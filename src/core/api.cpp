@@ -12,11 +12,18 @@ struct algo_info {
   std::string_view name;
   bool stable;
 };
-constexpr std::array<algo_info, 3> algos{{
+// std::to_array sizes the table: adding a family is one line.
+constexpr auto algos = std::to_array<algo_info>({
     {algorithm::automatic, "auto", false},
     {algorithm::odd_even, "odd_even", true},
     {algorithm::bitonic, "bitonic", false},
-}};
+    {algorithm::radix_split, "radix_split", true},
+    {algorithm::radix_tile, "radix_tile", true},
+    {algorithm::radix_onesweep, "radix_onesweep", true},
+    {algorithm::merge_recursive, "merge_recursive", true},
+    {algorithm::merge_bottom_up, "merge_bottom_up", true},
+    {algorithm::merge_path, "merge_path", true},
+});
 }  // namespace
 
 std::string_view to_string(algorithm a) {

@@ -17,9 +17,10 @@ template <class T> __device__ __forceinline__ void swap_values(T& a, T& b) {
 // Leaves the lower-ranked element in (a, va). Swaps only when b ranks
 // strictly below a, so equal keys never move past each other: networks of
 // adjacent compare-exchanges built from it are stable.
-template <class K, class U, class P>
-__device__ __forceinline__ void compare_exchange(const key_order<K>& ord, U& a, U& b, P& va, P& vb) {
-  if (ord.less(b, a)) {
+// `less` is any strict weak order on U (a key_order<K>, or a user comparator).
+template <class Less, class U, class P>
+__device__ __forceinline__ void compare_exchange(const Less& less, U& a, U& b, P& va, P& vb) {
+  if (less(b, a)) {
     swap_values(a, b);
     if constexpr (!is_no_value<P>) swap_values(va, vb);
   }

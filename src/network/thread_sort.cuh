@@ -12,12 +12,12 @@
 
 namespace gpusort::detail {
 
-template <int N, class K, class U, class P>
-__device__ __forceinline__ void thread_sort(const key_order<K>& ord, U (&keys)[N], P (&vals)[N]) {
+template <int N, class Less, class U, class P>
+__device__ __forceinline__ void thread_sort(const Less& less, U (&keys)[N], P (&vals)[N]) {
 #pragma unroll
   for (int round = 0; round < N; ++round) {
 #pragma unroll
-    for (int i = round & 1; i + 1 < N; i += 2) compare_exchange(ord, keys[i], keys[i + 1], vals[i], vals[i + 1]);
+    for (int i = round & 1; i + 1 < N; i += 2) compare_exchange(less, keys[i], keys[i + 1], vals[i], vals[i + 1]);
   }
 }
 

@@ -124,6 +124,8 @@ template <class K> struct key_order {
     return bits(bits(bits(b ^ flip) >> shift) & mask);
   }
   GPUSORT_HD bool less(bits a, bits b) const { return rank(a) < rank(b); }
+  // A key_order is itself the strict-weak-order functor on twiddled bits.
+  GPUSORT_HD bool operator()(bits a, bits b) const { return less(a, b); }
   // Twiddled bits whose rank is the largest there is (pads partial tiles).
   GPUSORT_HD bits pad() const { return bits(~flip); }
   // Rank of a raw key, for host-side references and verification.

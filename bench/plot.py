@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Plot a `gpusort bench` CSV: throughput (Gkeys/s) against n, log-log.
+
+One panel per (key, value, distribution) in the CSV, one line per
+algorithm; points whose output failed verification are marked with a red
+cross. The title names the device, commit and copy bandwidth from the CSV's
+'#' comment lines.
+
+usage: plot.py CSV [-o PNG]      (default PNG: the CSV's name with .png)
+"""
+
+import argparse
+import csv
+import math
+import os
+import sys
+
+# Lines in a stable order: peers first (dashed), then gpusort's algorithms.
+PEERS = ["cub_radix", "cub_merge", "thrust", "std_sort", "cpu_parallel"]
+
+
+def read_bench_csv(path):
+    """Returns (meta, rows): the '# key: value' comments and the data rows."""
+    meta, lines = {}, []
+    with open(path, newline="") as f:
+        for line in f:
+            if line.startswith("#"):
+                key, sep, value = line[1:].partition(":")
+                if sep:
+                    meta[key.strip()] = value.strip()
+            elif line.strip():
+                lines.append(line)
+    rows = []
+    for r in csv.DictReader(lines):
+        try:
+            rows.append({
+                "algorithm": r["algorithm"],
+                "key": r["key"],
+                "value": r["value"],
+                "n": int(r["n"]),
+                "dist": r["distribution"],
+                "gkeys": float(r["gkeys_per_s"]),
+                "verified": r["verified"].strip() == "1",
+            })
+        except (KeyError, ValueError) as e:
+            sys.exit(f"plot.py: {path}: malformed row {r}: {e}")
+    return meta, rows
+
+
+def panel_title(key, value, dist):
+    pairs = "keys only" if value == "-" else f"{value} values"
+    return f"{key} keys, {pairs}, {dist}"
+
+
+def algorithm_order(names):
+    ours = sorted(n for n in names if n not in PEERS)
+    return [p for p in PEERS if p in names] + ours
+
+
+def plot(meta, rows, out_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    # The default suite's combination (u32 keys only, uniform) first.
+    combos = sorted({(r["key"], r["value"], r["dist"]) for r in rows},
+                    key=lambda c: (c != ("u32", "-", "uniform"), c))
+    if not combos:
+        sys.exit("plot.py: the CSV has no results to plot")
+    cols = min(len(combos), 2)
+    nrows = math.ceil(len(combos) / cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(7 * cols, 4.8 * nrows), squeeze=False)
+
+    algos = algorithm_order({r["algorithm"] for r in rows})
+    colors = {a: plt.cm.tab10(i % 10) for i, a in enumerate(algos)}
+    for ax, (key, value, dist) in zip(axes.flat, combos):
+        sel = [r for r in rows if (r["key"], r["value"], r["dist"]) == (key, value, dist)]
+        for algo in algos:
+            pts = sorted((r["n"], r["gkeys"], r["verified"]) for r in sel if r["algorithm"] == algo)
+            if not pts:
+                continue
+            ns = [p[0] for p in pts]
+            gk = [p[1] for p in pts]
+            ax.plot(ns, gk, marker="o", markersize=3, label=algo, color=colors[algo],
+                    linestyle="--" if algo in PEERS else "-")
+            bad = [(n, g) for n, g, ok in pts if not ok]
+            if bad:
+                ax.scatter([b[0] for b in bad], [b[1] for b in bad], marker="x", s=80,
+                           color="red", zorder=5,
+                           label=f"{algo}: verification FAILED")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("n (keys)")
+        ax.set_ylabel("Gkeys/s")
+        ax.set_title(panel_title(key, value, dist))
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    for ax in list(axes.flat)[len(combos):]:
+        ax.set_visible(False)
+
+    title = f"gpusort bench: {meta.get('device', '?')}, commit {meta.get('commit', '?')}"
+    bw = meta.get("copy_bandwidth_gbps")
+    if bw and float(bw) > 0:
+        title += f", copy {float(bw):.0f} GB/s"
+    if meta.get("date"):
+        title += f" ({meta['date']})"
+    fig.suptitle(title)
+    # Leave room at the top for the title.
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))
+    fig.savefig(out_path, dpi=120)
+    print(f"wrote {out_path}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Plot a gpusort bench CSV (Gkeys/s against n).")
+    ap.add_argument("csv", help="CSV written by 'gpusort bench'")
+    ap.add_argument("-o", "--out", help="PNG to write (default: CSV name with .png)")
+    args = ap.parse_args()
+    if not os.path.isfile(args.csv):
+        sys.exit(f"plot.py: cannot read {args.csv}")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        sys.exit("plot.py: matplotlib is missing (pip install matplotlib)")
+    meta, rows = read_bench_csv(args.csv)
+    plot(meta, rows, args.out or os.path.splitext(args.csv)[0] + ".png")
+
+
+if __name__ == "__main__":
+    main()

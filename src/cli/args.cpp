@@ -1,0 +1,123 @@
+#include "args.hpp"
+
+#include <charconv>
+
+namespace gpusort::cli {
+
+parsed_args::parsed_args(int argc, char** argv, int first, std::vector<option_spec> spec,
+                         std::string command)
+    : command_(std::move(command)) {
+  spec.push_back({"help", false});
+  bool options_done = false;
+  for (int i = first; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (options_done || arg.size() < 2 || arg[0] != '-' || arg == "-") {
+      positionals_.emplace_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      options_done = true;
+      continue;
+    }
+    if (arg == "-h") arg = "--help";
+    if (arg.substr(0, 2) != "--")
+      throw usage_error("unknown option '" + std::string(arg) + "' for '" + command_ +
+                        "' (see 'gpusort " + command_ + " --help')");
+    std::string_view name = arg.substr(2);
+    std::optional<std::string> inline_value;
+    if (auto eq = name.find('='); eq != std::string_view::npos) {
+      inline_value = std::string(name.substr(eq + 1));
+      name = name.substr(0, eq);
+    }
+    const option_spec* found = nullptr;
+    for (const auto& s : spec)
+      if (s.name == name) found = &s;
+    if (!found)
+      throw usage_error("unknown option '--" + std::string(name) + "' for '" + command_ +
+                        "' (see 'gpusort " + command_ + " --help')");
+    std::string value;
+    if (found->takes_value) {
+      if (inline_value) {
+        value = *inline_value;
+      } else {
+        if (i + 1 >= argc)
+          throw usage_error("option '--" + std::string(name) + "' needs a value");
+        value = argv[++i];
+      }
+    } else if (inline_value) {
+      throw usage_error("option '--" + std::string(name) + "' takes no value");
+    }
+    values_[std::string(name)] = value;
+  }
+}
+
+std::optional<std::string> parsed_args::value(std::string_view name) const {
+  auto it = values_.find(std::string(name));
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string parsed_args::value_or(std::string_view name, std::string fallback) const {
+  auto v = value(name);
+  return v ? *v : fallback;
+}
+
+std::string parsed_args::required(std::string_view name) const {
+  auto v = value(name);
+  if (!v)
+    throw usage_error("'" + command_ + "' needs --" + std::string(name) + " (see 'gpusort " +
+                      command_ + " --help')");
+  return *v;
+}
+
+void parsed_args::expect_positionals(std::size_t min, std::size_t max,
+                                     std::string_view what) const {
+  if (positionals_.size() < min || positionals_.size() > max)
+    throw usage_error("'" + command_ + "' expects " + std::string(what) + ", got " +
+                      std::to_string(positionals_.size()) + " argument(s) (see 'gpusort " +
+                      command_ + " --help')");
+}
+
+namespace {
+bool parse_u64(std::string_view s, std::uint64_t& out) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+}  // namespace
+
+std::uint64_t parse_count(std::string_view text, std::string_view what) {
+  std::uint64_t v = 0, exp = 0;
+  auto bad = [&] {
+    return usage_error("bad " + std::string(what) + " '" + std::string(text) +
+                       "' (expected a count such as 1048576, 2^20 or 1<<20)");
+  };
+  if (parse_u64(text, v)) return v;
+  std::string_view power;
+  if (auto p = text.find('^'); p != std::string_view::npos) {
+    if (text.substr(0, p) != "2") throw bad();  // 2^k
+    v = 1, power = text.substr(p + 1);
+  } else if (auto q = text.find("<<"); q != std::string_view::npos) {
+    if (!parse_u64(text.substr(0, q), v)) throw bad();  // m<<k
+    power = text.substr(q + 2);
+  } else {
+    throw bad();
+  }
+  if (!parse_u64(power, exp) || exp > 62) throw bad();
+  if (v > (std::uint64_t(1) << (63 - exp))) throw bad();
+  return v << exp;
+}
+
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto comma = text.find(',', start);
+    if (comma == std::string_view::npos) comma = text.size();
+    if (comma > start) out.emplace_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace gpusort::cli

@@ -1,0 +1,193 @@
+// `gpusort bench`: option parsing, the suite's defaults, and the run.
+#include "args.hpp"
+#include "build_info.hpp"
+#include "commands.hpp"
+#include "dists.hpp"
+#include "keys.hpp"
+
+#include "bench/device_env.hpp"
+#include "bench/gpu_timing.hpp"
+#include "bench/methods.hpp"
+#include "bench/report.hpp"
+#include "bench/suite.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace gpusort::cli {
+
+namespace {
+
+const char* bench_usage =
+    "usage: gpusort bench [--algo A[,B...]] [--key K[,K...]] [--pairs] [--n N[,N...]]\n"
+    "                     [--dist D[,D...]] [--reps R] [--warmup W] [--seed S]\n"
+    "                     [--csv PATH] [--quick] [--no-caps]\n"
+    "\n"
+    "Times sorts of generated inputs, verifies every output, prints a table and\n"
+    "writes a CSV. Defaults: every algorithm, u32 keys only, uniform, n = 2^10 to\n"
+    "2^28 in steps of x4, 2 warm-up and 10 timed runs (median reported).\n"
+    "  --algo     ours: %s\n"
+    "             peers: cub_radix cub_merge thrust (GPU), std_sort cpu_parallel (CPU)\n"
+    "  --key      u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64 (default u32)\n"
+    "  --pairs    sort (key, u32 value) pairs, value = original index\n"
+    "  --n        sizes: 1048576, 2^20 or 1<<20, comma separated\n"
+    "  --dist     %s\n"
+    "  --reps     timed runs per point (default 10); --warmup untimed runs (default 2)\n"
+    "  --csv      output (default bench/results/<device>.csv, e.g. nvidia-h200.csv)\n"
+    "  --quick    n = 2^10 to 2^20, 1 warm-up and 3 timed runs (a smoke test)\n"
+    "  --no-caps  run every size, even O(n^2) sorts at large n (slow!)\n"
+    "Caps (lifted by --no-caps):\n"
+    "%s"
+    "GPU times: CUDA events around the sort call only (input restored from a\n"
+    "device copy and scratch allocated outside the timing). GB/s counts one read\n"
+    "and one write of keys and values; %%copy compares it with a device-to-device\n"
+    "cudaMemcpy; vs_cub is Gkeys/s over cub_radix's at the same point.\n"
+    "Exit status 1 if any output fails verification or any run fails.\n";
+
+std::vector<std::uint64_t> pow4_sizes(int from_log2, int to_log2) {
+  std::vector<std::uint64_t> v;
+  for (int k = from_log2; k <= to_log2; k += 2) v.push_back(std::uint64_t(1) << k);
+  return v;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) append_item(s, x, ',');
+  return s;
+}
+
+}  // namespace
+
+int cmd_bench(int argc, char** argv) {
+  using namespace bench;
+  parsed_args a(argc, argv, 2,
+                {{"algo", true}, {"key", true}, {"pairs", false}, {"n", true}, {"dist", true},
+                 {"reps", true}, {"warmup", true}, {"seed", true}, {"csv", true},
+                 {"quick", false}, {"no-caps", false}},
+                "bench");
+  if (a.flag("help")) {
+    std::printf(bench_usage, our_algorithm_names().c_str(), dist_name_list().c_str(),
+                caps_summary().c_str());
+    return exit_ok;
+  }
+  a.expect_positionals(0, 0, "no positional arguments");
+
+  // ---- the suite, from the options ------------------------------------------
+  const bool quick = a.flag("quick");
+  suite_config cfg;
+  cfg.pairs = a.flag("pairs");
+  cfg.caps = !a.flag("no-caps");
+  cfg.reps = int(parse_count(a.value_or("reps", quick ? "3" : "10"), "--reps"));
+  cfg.warmup = int(parse_count(a.value_or("warmup", quick ? "1" : "2"), "--warmup"));
+  cfg.seed = parse_count(a.value_or("seed", "1"), "--seed");
+  if (cfg.reps < 1 || cfg.reps > 100000) throw usage_error("--reps must be 1 to 100000");
+  if (cfg.warmup > 100000) throw usage_error("--warmup must be at most 100000");
+
+  if (auto algos = a.value("algo")) {
+    for (const auto& name : split_list(*algos)) {
+      const method* m = find_method(name);
+      if (!m)
+        throw usage_error("unknown algorithm '" + name + "' (known: " + all_method_names() + ")");
+      cfg.methods.push_back(m);
+    }
+    if (cfg.methods.empty()) throw usage_error("--algo names no algorithm");
+  } else {
+    for (const auto& m : all_methods()) cfg.methods.push_back(&m);
+  }
+  // Run in the table's order (cub_radix first, for the ratio column).
+  std::vector<const method*> ordered;
+  for (const auto& m : all_methods())
+    for (const method* s : cfg.methods)
+      if (s == &m) {
+        ordered.push_back(s);
+        break;
+      }
+  cfg.methods = ordered;
+
+  std::vector<std::string> keys = split_list(a.value_or("key", "u32"));
+  if (keys.empty()) throw usage_error("--key names no key type");
+  for (const auto& k : keys)
+    if (!with_key(k, []<class K>() {}))
+      throw usage_error("unknown key type '" + k + "' (known: " + key_name_list() + ")");
+
+  if (auto ns = a.value("n")) {
+    for (const auto& s : split_list(*ns)) cfg.sizes.push_back(parse_count(s, "--n"));
+    if (cfg.sizes.empty()) throw usage_error("--n names no size");
+  } else {
+    cfg.sizes = quick ? pow4_sizes(10, 20) : pow4_sizes(10, 28);
+  }
+  for (auto n : cfg.sizes) {
+    if (n == 0) throw usage_error("--n: sizes must be at least 1");
+    if (cfg.pairs && n > (std::uint64_t(1) << 32))
+      throw usage_error("--pairs: n must be at most 2^32 (values are u32 indices)");
+  }
+
+  for (const auto& s : split_list(a.value_or("dist", "uniform"))) {
+    harness::dist d{};
+    if (!harness::parse_dist(s, d))
+      throw usage_error("unknown distribution '" + s + "' (known: " + dist_name_list() + ")");
+    cfg.dists.push_back(d);
+  }
+  if (cfg.dists.empty()) throw usage_error("--dist names no distribution");
+
+  // ---- the machine ------------------------------------------------------------
+  const auto t0 = std::chrono::steady_clock::now();
+  std::printf("gpusort bench (commit %s)\n", commit_hash());
+  std::fflush(stdout);
+  environment env = probe_environment(true);
+  std::unique_ptr<gpu_session> session;
+  gpu_session* gpu = nullptr;
+  if (env.gpu) {
+    session = std::make_unique<gpu_session>();
+    gpu = session.get();
+    std::printf("device: %s, CUDA runtime %s, driver %s\n", env.device_name.c_str(),
+                env.runtime_version.c_str(), env.driver_version.c_str());
+    std::printf("device-to-device copy bandwidth: %.1f GB/s (read + write)\n", env.copy_gbps);
+  } else {
+    std::printf("no CUDA device: running CPU baselines only (%s)\n", env.no_gpu_reason.c_str());
+    std::vector<const method*> cpu_only;
+    std::string skipped;
+    for (const method* m : cfg.methods)
+      if (m->gpu())
+        append_item(skipped, m->name, ',');
+      else
+        cpu_only.push_back(m);
+    if (!skipped.empty()) std::printf("skipping (need a GPU): %s\n", skipped.c_str());
+    cfg.methods = cpu_only;
+  }
+  std::printf("CPU threads: %d\n", env.cpu_threads);
+  std::string names;
+  for (const method* m : cfg.methods) append_item(names, m->name, ',');
+  std::string sizes;
+  for (auto n : cfg.sizes) append_item(sizes, format_n(n), ',');
+  std::string dists;
+  for (auto d : cfg.dists) append_item(dists, harness::to_string(d), ',');
+  std::printf("suite: algo=%s key=%s pairs=%s n=%s dist=%s warmup=%d reps=%d%s\n",
+              names.c_str(), join(keys).c_str(), cfg.pairs ? "u32" : "no", sizes.c_str(),
+              dists.c_str(), cfg.warmup, cfg.reps, cfg.caps ? "" : " (no caps)");
+
+  const std::string csv =
+      a.value_or("csv", "bench/results/" + (env.gpu ? device_slug(env.device_name) : "cpu") + ".csv");
+  reporter rep(env, csv);
+  std::printf("writing %s\n", csv.c_str());
+  std::fflush(stdout);
+
+  // ---- the runs ------------------------------------------------------------
+  for (const auto& k : keys)
+    with_key(k, [&]<class K>() { run_suite<K>(cfg, gpu, rep); });
+
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("\n%d result(s) in %.1f s, written to %s\n", rep.rows(), secs,
+              rep.csv_path().c_str());
+  if (rep.failures() > 0) {
+    std::printf("!!! %d run(s) FAILED or produced wrong output (see above)\n", rep.failures());
+    std::fflush(stdout);
+    return exit_failure;
+  }
+  return exit_ok;
+}
+
+}  // namespace gpusort::cli

@@ -1,0 +1,76 @@
+// Timing the CPU baselines with std::chrono: the input is restored from a
+// host copy before each run (not timed), then the sort alone is timed;
+// warm-up runs first, median of the timed runs reported.
+//   std_sort:     std::sort, one thread, comparing key_order ranks (so its
+//                 order is ours); pairs are sorted as (key, value) records
+//                 zipped and unzipped outside the timing.
+//   cpu_parallel: gpusort::sort_cpu (the library's parallel CPU backend).
+#pragma once
+
+#include "device_sorter.hpp"  // value_t
+#include "methods.hpp"
+
+#include <gpusort/gpusort.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <span>
+#include <vector>
+
+namespace gpusort::cli::bench {
+
+template <class K>
+double time_cpu_sort(const method& m, const std::vector<K>& keys, const std::vector<value_t>* vals,
+                     int warmup, int reps, std::vector<K>& out_keys,
+                     std::vector<value_t>& out_vals) {
+  const std::size_t n = keys.size();
+  const detail::key_order<K> ord{};
+  auto less = [ord](const K& a, const K& b) { return ord.key_rank(a) < ord.key_rank(b); };
+  struct record {
+    K key;
+    value_t val;
+  };
+  std::vector<record> records;
+
+  // Sets up the input (untimed) and returns the timed sort.
+  auto restore = [&] {
+    if (m.which == peer::std_sort && vals) {
+      records.resize(n);
+      for (std::size_t i = 0; i < n; ++i) records[i] = {keys[i], (*vals)[i]};
+    } else {
+      out_keys = keys;
+      if (vals) out_vals = *vals;
+    }
+  };
+  auto run = [&] {
+    if (m.which == peer::std_sort) {
+      if (vals)
+        std::sort(records.begin(), records.end(),
+                  [&](const record& a, const record& b) { return less(a.key, b.key); });
+      else
+        std::sort(out_keys.begin(), out_keys.end(), less);
+    } else if (vals) {
+      sort_cpu<K, value_t>(std::span<K>(out_keys), std::span<value_t>(out_vals));
+    } else {
+      sort_cpu<K>(std::span<K>(out_keys));
+    }
+  };
+
+  std::vector<double> times;
+  for (int r = 0; r < warmup + reps; ++r) {
+    restore();
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    const auto t1 = std::chrono::steady_clock::now();
+    if (r >= warmup) times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  if (m.which == peer::std_sort && vals) {
+    out_keys.resize(n);
+    out_vals.resize(n);
+    for (std::size_t i = 0; i < n; ++i) out_keys[i] = records[i].key, out_vals[i] = records[i].val;
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+}  // namespace gpusort::cli::bench

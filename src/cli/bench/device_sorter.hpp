@@ -1,0 +1,49 @@
+// A GPU sort as the benchmark times it: our algorithms and the GPU peers
+// (CUB radix, CUB merge, Thrust) behind one interface, so that the timing
+// loop (gpu_timing.hpp) is written once.
+//
+// Lifetime per benchmark point (one n): the driver allocates the data
+// buffers, queries scratch_bytes(), checks that the scratch fits and
+// allocates it (at least 1 byte, so that a non-null pointer never reads as
+// a size query), then calls
+// sort() 2 + reps times; only sort() is inside the timed region.
+#pragma once
+
+#include <gpusort/gpusort.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace gpusort::cli::bench {
+
+using value_t = std::uint32_t;  // bench pairs: value = original index
+
+template <class K> class device_sorter {
+ public:
+  virtual ~device_sorter() = default;
+  // Scratch the driver must allocate and pass to sort() for these buffers
+  // (keys only when vals_in is null). Queried only, nothing is allocated.
+  virtual std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
+                                    std::size_t n) = 0;
+  // Device memory the sorter allocates itself (a guess is fine): counted in
+  // the does-it-fit check.
+  virtual std::size_t own_bytes(std::size_t /*n*/, bool /*pairs*/) { return 0; }
+  // Whether the result is left in the input buffers instead of the output.
+  virtual bool in_place(bool /*pairs*/) const { return false; }
+  // Sorts n keys (and values, when vals_in is non-null) ascending on
+  // `stream`, asynchronously. Input buffers may be overwritten.
+  virtual void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out,
+                    value_t* vals_in, value_t* vals_out, std::size_t n, cudaStream_t stream) = 0;
+};
+
+// Factories; each is explicitly instantiated for all 12 key types (ours in
+// ours.cpp, the peers in generated peers/*.cu files).
+template <class K> std::unique_ptr<device_sorter<K>> make_ours(algorithm algo);
+template <class K> std::unique_ptr<device_sorter<K>> make_cub_radix();
+template <class K> std::unique_ptr<device_sorter<K>> make_cub_merge();
+template <class K> std::unique_ptr<device_sorter<K>> make_thrust();
+
+}  // namespace gpusort::cli::bench

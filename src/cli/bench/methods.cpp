@@ -1,0 +1,133 @@
+#include "methods.hpp"
+
+#include "args.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace gpusort::cli::bench {
+
+namespace {
+
+// gpusort's algorithm families, by the name parse_algorithm takes. A new
+// family is benchmarked once its name is added here (and, if it needs one,
+// a cap below).
+constexpr std::string_view our_names[] = {
+    "odd_even",        "bitonic",         "radix_split", "radix_tile", "radix_onesweep",
+    "merge_recursive", "merge_bottom_up", "merge_path",
+};
+
+// The caps, so the default suite (2^10..2^28, 12 runs a point) finishes in a
+// few minutes on an H200: a size cap where the work or the launch count
+// explodes, and a limit on the predicted time of one run, so no point costs
+// more than ~12 s (2 warm-up + 10 timed runs).
+struct cap {
+  std::string_view name;
+  std::uint64_t max_n;
+  double growth;      // run time ~ n^growth, to predict the next size
+  double max_run_ms;  // predicted time per run above which larger n are skipped
+};
+constexpr std::uint64_t pow2(int k) { return std::uint64_t(1) << k; }
+constexpr cap caps[] = {
+    {"odd_even", pow2(18), 2.0, 1000},         // O(n^2) work, n phases
+    {"bitonic", 0, 1.2, 1000},                 // O(n log^2 n)
+    {"merge_recursive", pow2(26), 1.1, 1000},  // ~2n/tile launches: launch-bound
+    {"merge_bottom_up", pow2(24), 1.1, 1000},  // the last merge is one thread's O(n) loop
+    {"cub_radix", 0, 1.0, 1000},
+    {"cub_merge", 0, 1.1, 1000},
+    {"thrust", 0, 1.0, 1000},
+    {"std_sort", pow2(22), 1.1, 1000},         // one thread
+    {"cpu_parallel", pow2(24), 1.1, 1000},
+};
+// Our families not in the table: no size cap, O(n log n)-like growth.
+constexpr cap default_cap = {"", 0, 1.1, 1000};
+
+const cap& cap_of(std::string_view name) {
+  for (const auto& c : caps)
+    if (c.name == name) return c;
+  return default_cap;
+}
+
+method make(std::string name, method_kind kind, algorithm algo, peer which) {
+  const cap& c = cap_of(name);
+  method m;
+  m.name = std::move(name);
+  m.kind = kind;
+  m.algo = algo;
+  m.which = which;
+  m.max_n = c.max_n;
+  m.growth = c.growth;
+  m.max_run_ms = c.max_run_ms;
+  return m;
+}
+
+std::vector<method> build() {
+  std::vector<method> v;
+  v.push_back(make("cub_radix", method_kind::gpu_peer, algorithm::automatic, peer::cub_radix));
+  for (auto name : our_names) {
+    algorithm a{};
+    if (!parse_algorithm(name, a)) {
+      std::fprintf(stderr, "gpusort bench: warning: the library does not know algorithm '%.*s'\n",
+                   int(name.size()), name.data());
+      continue;
+    }
+    v.push_back(make(std::string(to_string(a)), method_kind::ours, a, peer::none));
+  }
+  v.push_back(make("cub_merge", method_kind::gpu_peer, algorithm::automatic, peer::cub_merge));
+  v.push_back(make("thrust", method_kind::gpu_peer, algorithm::automatic, peer::thrust));
+  v.push_back(make("std_sort", method_kind::cpu, algorithm::automatic, peer::std_sort));
+  v.push_back(make("cpu_parallel", method_kind::cpu, algorithm::automatic, peer::cpu_parallel));
+  return v;
+}
+
+}  // namespace
+
+bool method::stable() const {
+  switch (which) {
+    case peer::none: return is_stable(algo);
+    case peer::cub_radix: return true;      // LSD radix sort
+    case peer::cub_merge: return true;      // the Stable* entry points
+    case peer::thrust: return false;        // sort/sort_by_key promise no stability
+    case peer::std_sort: return false;
+    case peer::cpu_parallel: return true;   // gpusort's CPU path is stable
+  }
+  return false;
+}
+
+const std::vector<method>& all_methods() {
+  static const std::vector<method> methods = build();
+  return methods;
+}
+
+const method* find_method(std::string_view name) {
+  for (const auto& m : all_methods())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::string our_algorithm_names() {
+  std::string s;
+  for (const auto& m : all_methods())
+    if (m.kind == method_kind::ours) append_item(s, m.name);
+  return s;
+}
+
+std::string all_method_names() {
+  std::string s;
+  for (const auto& m : all_methods()) append_item(s, m.name);
+  return s;
+}
+
+std::string caps_summary() {
+  std::string s;
+  for (const auto& m : all_methods()) {
+    char line[160];
+    std::string cap = m.max_n ? "n <= 2^" + std::to_string(__builtin_ctzll(m.max_n)) : "no size cap";
+    std::snprintf(line, sizeof line, "    %-16s %-12s and no n predicted to need over %.0f ms a run\n",
+                  m.name.c_str(), cap.c_str(), m.max_run_ms);
+    s += line;
+  }
+  return s;
+}
+
+}  // namespace gpusort::cli::bench

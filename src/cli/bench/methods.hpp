@@ -1,0 +1,47 @@
+// What `gpusort bench` can run: gpusort's GPU algorithms, the GPU peers
+// (CUB radix, CUB merge, Thrust) and the CPU baselines, with the caps that
+// keep the default suite within a few minutes. The one place that lists
+// our algorithm names and the one table of caps.
+#pragma once
+
+#include <gpusort/gpusort.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpusort::cli::bench {
+
+enum class method_kind { ours, gpu_peer, cpu };
+enum class peer { none, cub_radix, cub_merge, thrust, std_sort, cpu_parallel };
+
+struct method {
+  std::string name;  // as in the table and CSV: "bitonic", "cub_radix", ...
+  method_kind kind;
+  algorithm algo = algorithm::automatic;  // ours only
+  peer which = peer::none;
+  // Largest n run (0: none), unless --no-caps.
+  std::uint64_t max_n = 0;
+  // A larger n is skipped when one run of it is predicted (from this
+  // method's last run, scaling time as n^growth) to take over max_run_ms.
+  double growth = 1.1;
+  double max_run_ms = 1000;
+
+  bool gpu() const { return kind != method_kind::cpu; }
+  // Whether equal keys keep their input order (checked for pairs).
+  bool stable() const;
+};
+
+// Every method, in run order: cub_radix first (the others' ratios refer to
+// it), then ours, the other peers, the CPU baselines. Our algorithms are
+// those in the name list that the library's parse_algorithm knows.
+const std::vector<method>& all_methods();
+const method* find_method(std::string_view name);
+// Our algorithm names, space separated ("odd_even bitonic").
+std::string our_algorithm_names();
+std::string all_method_names();
+// The caps table for --help, one line per method.
+std::string caps_summary();
+
+}  // namespace gpusort::cli::bench

@@ -1,0 +1,73 @@
+// Peer: cub::DeviceMergeSort, a comparison sort, given a comparator that
+// implements gpusort's key_order<K> (ranks compared, so -0.0 == +0.0 and
+// NaNs order by their bits): its output order is exactly ours and verifies
+// with the same checks. Stable variants: StableSortKeysCopy (out of place)
+// for keys, StableSortPairs (in place; CUB has no stable pairs copy) for
+// pairs.
+#pragma once
+
+#include "bench/cuda_check.hpp"
+#include "bench/device_sorter.hpp"
+
+#include <gpusort/detail/key_traits.hpp>
+
+#include <cub/device/device_merge_sort.cuh>
+
+#include <climits>
+#include <cstdint>
+
+namespace gpusort::cli::bench {
+
+// a before b iff rank(a) < rank(b) under ascending key_order<K>.
+template <class K> struct key_order_less {
+  detail::key_order<K> ord{};
+  __host__ __device__ __forceinline__ bool operator()(const K& a, const K& b) const {
+    return ord.key_rank(a) < ord.key_rank(b);
+  }
+};
+
+template <class K> class cub_merge_sorter final : public device_sorter<K> {
+ public:
+  std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
+                            std::size_t n) override {
+    std::size_t bytes = 0;
+    run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
+    return bytes;
+  }
+  bool in_place(bool pairs) const override { return pairs; }
+  void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, value_t* vals_in,
+            value_t* vals_out, std::size_t n, cudaStream_t stream) override {
+    run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
+  }
+
+ private:
+  static void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
+                  value_t* vals_out, std::size_t n, cudaStream_t stream) {
+    if (n <= std::size_t(INT_MAX))
+      run_with<int>(temp, bytes, keys_in, keys_out, vals_in, vals_out, int(n), stream);
+    else
+      run_with<std::int64_t>(temp, bytes, keys_in, keys_out, vals_in, vals_out,
+                             std::int64_t(n), stream);
+  }
+  template <class N>
+  static void run_with(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
+                       value_t* /*vals_out*/, N n, cudaStream_t stream) {
+    if (vals_in)
+      cuda_check(cub::DeviceMergeSort::StableSortPairs(temp, bytes, keys_in, vals_in, n,
+                                                       key_order_less<K>{}, stream),
+                 "cub::DeviceMergeSort::StableSortPairs");
+    else
+      cuda_check(cub::DeviceMergeSort::StableSortKeysCopy(temp, bytes, keys_in, keys_out, n,
+                                                          key_order_less<K>{}, stream),
+                 "cub::DeviceMergeSort::StableSortKeysCopy");
+  }
+};
+
+template <class K> std::unique_ptr<device_sorter<K>> make_cub_merge() {
+  return std::make_unique<cub_merge_sorter<K>>();
+}
+
+}  // namespace gpusort::cli::bench
+
+#define GPUSORT_CLI_INSTANTIATE_cub_merge(K) \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<K>> gpusort::cli::bench::make_cub_merge<K>();

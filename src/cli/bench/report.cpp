@@ -1,0 +1,107 @@
+#include "report.hpp"
+
+#include "args.hpp"
+#include "build_info.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+
+namespace gpusort::cli::bench {
+
+std::string format_n(std::uint64_t n) {
+  if (n != 0 && (n & (n - 1)) == 0) return "2^" + std::to_string(__builtin_ctzll(n));
+  return std::to_string(n);
+}
+
+namespace {
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+const char* table_head =
+    "  algorithm     key   value  n           dist          median_ms    Gkeys/s     GB/s  %copy  "
+    "vs_cub  verified\n";
+
+}  // namespace
+
+reporter::reporter(const environment& env, const std::string& csv_path)
+    : env_(env), path_(csv_path) {
+  std::error_code ec;
+  const auto dir = std::filesystem::path(csv_path).parent_path();
+  if (!dir.empty()) std::filesystem::create_directories(dir, ec);
+  csv_ = std::fopen(csv_path.c_str(), "w");
+  if (!csv_)
+    throw usage_error("cannot write the CSV '" + csv_path + "': " + std::strerror(errno));
+  std::fprintf(csv_, "# device: %s\n", env.device_name.c_str());
+  std::fprintf(csv_, "# cuda_runtime: %s\n", env.runtime_version.c_str());
+  std::fprintf(csv_, "# cuda_driver: %s\n", env.driver_version.c_str());
+  std::fprintf(csv_, "# commit: %s\n", commit_hash());
+  std::fprintf(csv_, "# copy_bandwidth_gbps: %.1f\n", env.copy_gbps);
+  std::fprintf(csv_, "# cpu_threads: %d\n", env.cpu_threads);
+  std::fprintf(csv_, "# date: %s\n", utc_now().c_str());
+  std::fprintf(csv_, "algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified\n");
+  std::fflush(csv_);
+}
+
+reporter::~reporter() {
+  if (csv_ && std::fclose(csv_) != 0)
+    std::fprintf(stderr, "gpusort bench: error closing '%s': %s\n", path_.c_str(),
+                 std::strerror(errno));
+}
+
+void reporter::group(const std::string& key, const std::string& value, const std::string& dist) {
+  key_ = key, value_ = value, dist_ = dist;
+  std::printf("\n[%s keys, values %s, %s]\n", key.c_str(), value.c_str(), dist.c_str());
+  std::fputs(table_head, stdout);
+  std::fflush(stdout);
+}
+
+void reporter::add(const row& r) {
+  const double gkeys = double(r.n) / (r.median_ms * 1e-3) / 1e9;
+  // One read and one write of every key and value: the least a sort moves.
+  const double gbps = 2.0 * double(r.n) * double(r.bytes_per_item) / (r.median_ms * 1e-3) / 1e9;
+  const auto id = std::make_tuple(r.key, r.value, r.n, r.dist);
+  if (r.algorithm == "cub_radix") cub_[id] = gkeys;
+
+  char pct[16] = "-", ratio[16] = "-";
+  if (env_.copy_gbps > 0) std::snprintf(pct, sizeof pct, "%.1f", 100.0 * gbps / env_.copy_gbps);
+  if (auto it = cub_.find(id); it != cub_.end() && it->second > 0)
+    std::snprintf(ratio, sizeof ratio, "%.3f", gkeys / it->second);
+  std::printf("  %-13s %-5s %-6s %-11s %-12s %10.4f %10.4f %8.1f %6s %7s  %s\n",
+              r.algorithm.c_str(), r.key.c_str(), r.value.c_str(), format_n(r.n).c_str(),
+              r.dist.c_str(), r.median_ms, gkeys, gbps, pct, ratio,
+              r.verified ? "yes" : "NO  <-- VERIFICATION FAILED");
+  std::fflush(stdout);
+
+  std::fprintf(csv_, "%s,%s,%s,%llu,%s,%.6f,%.6f,%d\n", r.algorithm.c_str(), r.key.c_str(),
+               r.value.c_str(), (unsigned long long)r.n, r.dist.c_str(), r.median_ms, gkeys,
+               r.verified ? 1 : 0);
+  std::fflush(csv_);
+  ++rows_;
+  if (!r.verified) ++failures_;
+}
+
+void reporter::skipped(const std::string& algorithm, std::uint64_t n, const std::string& why) {
+  std::printf("  %-13s %-5s %-6s %-11s %-12s skipped: %s\n", algorithm.c_str(), key_.c_str(),
+              value_.c_str(), format_n(n).c_str(), dist_.c_str(), why.c_str());
+  std::fflush(stdout);
+}
+
+void reporter::failed(const std::string& algorithm, std::uint64_t n, const std::string& why) {
+  std::printf("  %-13s %-5s %-6s %-11s %-12s FAILED: %s\n", algorithm.c_str(), key_.c_str(),
+              value_.c_str(), format_n(n).c_str(), dist_.c_str(), why.c_str());
+  std::fflush(stdout);
+  std::fprintf(stderr, "gpusort bench: %s at n=%llu FAILED: %s\n", algorithm.c_str(),
+               (unsigned long long)n, why.c_str());
+  ++failures_;
+}
+
+}  // namespace gpusort::cli::bench

@@ -1,0 +1,61 @@
+// Benchmark output: the table printed as results arrive (flushed, so a
+// long run shows progress) and the CSV, written row by row.
+//
+// CSV: '#' comment lines (device, CUDA versions, commit, copy bandwidth,
+// date), then
+//   algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified
+// value is "-" for keys only and "u32" for pairs.
+#pragma once
+
+#include "device_env.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <tuple>
+
+namespace gpusort::cli::bench {
+
+struct row {
+  std::string algorithm, key, value, dist;
+  std::uint64_t n = 0;
+  double median_ms = 0;
+  std::size_t bytes_per_item = 0;  // sizeof key + sizeof value
+  bool verified = false;
+};
+
+class reporter {
+ public:
+  // Opens (creating its directory) and starts the CSV; usage_error if it
+  // cannot be written.
+  reporter(const environment& env, const std::string& csv_path);
+  ~reporter();
+  reporter(const reporter&) = delete;
+  reporter& operator=(const reporter&) = delete;
+
+  // Heading for the rows of one (key, value, distribution).
+  void group(const std::string& key, const std::string& value, const std::string& dist);
+  void add(const row& r);
+  // A run that did not happen (skipped) or did not finish (failed).
+  void skipped(const std::string& algorithm, std::uint64_t n, const std::string& why);
+  void failed(const std::string& algorithm, std::uint64_t n, const std::string& why);
+
+  int rows() const { return rows_; }
+  int failures() const { return failures_; }
+  const std::string& csv_path() const { return path_; }
+
+ private:
+  const environment& env_;
+  std::string path_;
+  std::FILE* csv_ = nullptr;
+  int rows_ = 0, failures_ = 0;
+  std::string key_, value_, dist_;  // the current group, for skip lines
+  // cub_radix's Gkeys/s per (key, value, n, dist), for the ratio column.
+  std::map<std::tuple<std::string, std::string, std::uint64_t, std::string>, double> cub_;
+};
+
+// "2^20" for powers of two, else the number.
+std::string format_n(std::uint64_t n);
+
+}  // namespace gpusort::cli::bench

@@ -1,0 +1,220 @@
+#include "suite.hpp"
+
+#include "cpu_timing.hpp"
+#include "gpu_timing.hpp"
+#include "keys.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <new>
+#include <numeric>
+#include <set>
+#include <string>
+
+namespace gpusort::cli::bench {
+
+namespace {
+
+// Kept free beyond what a run asks for: the CUDA context, kernels' stacks.
+constexpr std::size_t memory_margin = std::size_t(256) << 20;
+
+std::string gib(std::size_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(std::size_t(1) << 30));
+  return buf;
+}
+
+template <class K> std::unique_ptr<device_sorter<K>> make_sorter(const method& m) {
+  switch (m.which) {
+    case peer::none: return make_ours<K>(m.algo);
+    case peer::cub_radix: return make_cub_radix<K>();
+    case peer::cub_merge: return make_cub_merge<K>();
+    case peer::thrust: return make_thrust<K>();
+    default: return nullptr;
+  }
+}
+
+// After a failed GPU run: clears a recoverable error; returns false when the
+// context is broken (a sticky error such as an illegal address), after
+// which no GPU work can run in this process.
+bool gpu_still_usable() {
+  cudaGetLastError();
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) return true;
+  std::printf("  GPU unusable after that failure (%s): skipping the remaining GPU runs\n",
+              cudaGetErrorName(e));
+  std::fflush(stdout);
+  return false;
+}
+
+// The state of one benchmark point (a size n of one distribution).
+template <class K> struct point {
+  const suite_config& cfg;
+  gpu_session*& gpu;
+  reporter& rep;
+  std::string key, value, dist;
+  std::vector<K> keys;
+  std::vector<value_t> vals;  // original indices, pairs only
+  std::unique_ptr<device_data<K>> dev;  // allocated by the first GPU method
+  std::string dev_skip;                 // why dev could not be allocated
+  // Each method's output, overwritten by the next (host buffers reused).
+  std::vector<K> out_keys;
+  std::vector<value_t> out_vals;
+
+  std::size_t n() const { return keys.size(); }
+  const std::vector<value_t>* vals_or_null() const { return cfg.pairs ? &vals : nullptr; }
+
+  // Times method m on this point's input; returns the median ms, or a
+  // negative number when it was skipped (reported here).
+  double time(const method& m) {
+    if (!m.gpu())
+      return time_cpu_sort<K>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals);
+    if (!dev && dev_skip.empty()) {
+      const std::size_t need = device_data<K>::bytes_needed(n(), cfg.pairs);
+      const std::size_t free_b = device_free_bytes();
+      if (need + memory_margin > free_b)
+        dev_skip = "input and output buffers need " + gib(need) + ", " + gib(free_b) +
+                   " of device memory free";
+      else
+        dev = std::make_unique<device_data<K>>(keys, vals_or_null(), *gpu);
+    }
+    if (!dev) {
+      rep.skipped(m.name, n(), dev_skip);
+      return -1;
+    }
+    auto sorter = make_sorter<K>(m);
+    value_t* vin = cfg.pairs ? dev->vals_in.template as<value_t>() : nullptr;
+    value_t* vout = cfg.pairs ? dev->vals_out.template as<value_t>() : nullptr;
+    const std::size_t scratch_bytes = sorter->scratch_bytes(
+        dev->keys_in.template as<K>(), dev->keys_out.template as<K>(), vin, vout, n());
+    const std::size_t need = scratch_bytes + sorter->own_bytes(n(), cfg.pairs);
+    const std::size_t free_b = device_free_bytes();
+    if (need + memory_margin > free_b) {
+      rep.skipped(m.name, n(), "scratch needs " + gib(need) + ", " + gib(free_b) + " free");
+      return -1;
+    }
+    device_buffer scratch(std::max<std::size_t>(scratch_bytes, 1), "sort scratch");
+    return time_device_sort<K>(*sorter, *dev, scratch, scratch_bytes, *gpu, cfg.warmup, cfg.reps,
+                               out_keys, out_vals);
+  }
+
+  harness::check verify(const method& m) const {
+    const options asc{};
+    if (out_keys.size() != n()) return {false, "output has the wrong length"};
+    if (!cfg.pairs) return harness::verify_keys_fast<K>(keys.data(), out_keys.data(), n(), asc);
+    if (out_vals.size() != n()) return {false, "value output has the wrong length"};
+    return harness::verify_pairs_fast<K, value_t>(keys.data(), out_keys.data(), out_vals.data(),
+                                                  n(), asc, m.stable());
+  }
+
+  // Runs, verifies and reports m; false if it failed (not merely skipped)
+  // or was skipped for lack of memory, so larger sizes are not tried.
+  bool run(const method& m) {
+    double ms = -1;
+    try {
+      ms = time(m);
+      if (ms < 0) return false;
+    } catch (const error& e) {
+      if (e.code() == errc::unsupported) {
+        rep.skipped(m.name, n(), std::string("unsupported: ") + e.what());
+        return false;
+      }
+      if (e.code() == errc::out_of_memory) {
+        rep.skipped(m.name, n(), std::string("out of memory: ") + e.what());
+        if (m.gpu() && gpu && !gpu_still_usable()) gpu = nullptr;
+        return false;
+      }
+      rep.failed(m.name, n(), e.what());
+      if (m.gpu() && gpu && !gpu_still_usable()) gpu = nullptr;
+      return false;
+    } catch (const std::bad_alloc&) {
+      rep.skipped(m.name, n(), "out of host memory");
+      return false;
+    } catch (const std::exception& e) {
+      rep.failed(m.name, n(), e.what());
+      if (m.gpu() && gpu && !gpu_still_usable()) gpu = nullptr;
+      return false;
+    }
+    harness::check c = verify(m);
+    if (!c) {
+      std::printf("  !!! output of %s for n=%zu (%s %s, values %s) is WRONG: %s\n",
+                  m.name.c_str(), n(), dist.c_str(), key.c_str(), value.c_str(),
+                  c.message.c_str());
+      std::fprintf(stderr, "gpusort bench: VERIFICATION FAILED: %s n=%zu %s %s values %s: %s\n",
+                   m.name.c_str(), n(), dist.c_str(), key.c_str(), value.c_str(),
+                   c.message.c_str());
+    }
+    row r;
+    r.algorithm = m.name, r.key = key, r.value = value, r.dist = dist;
+    r.n = n(), r.median_ms = ms, r.verified = bool(c);
+    r.bytes_per_item = sizeof(K) + (cfg.pairs ? sizeof(value_t) : 0);
+    rep.add(r);
+    last_ms = ms;
+    return true;
+  }
+  double last_ms = 0;
+};
+
+}  // namespace
+
+template <class K>
+void run_suite(const suite_config& cfg, gpu_session*& gpu, reporter& rep) {
+  const std::string key = key_name<K>(), value = cfg.pairs ? "u32" : "-";
+  for (harness::dist d : cfg.dists) {
+    const std::string dist(harness::to_string(d));
+    rep.group(key, value, dist);
+    struct last_run {
+      std::uint64_t n;
+      double ms;
+    };
+    std::map<std::string, last_run> last;  // each method's previous size
+    std::set<std::string> stopped;         // methods past a cap, or failed
+    for (std::uint64_t n : cfg.sizes) {
+      // The methods that run at this size; a cap is announced once.
+      std::vector<const method*> todo;
+      for (const method* m : cfg.methods) {
+        if (stopped.count(m->name) || (m->gpu() && !gpu)) continue;
+        std::string why;
+        if (cfg.caps && m->max_n && n > m->max_n) {
+          why = "cap n <= " + format_n(m->max_n) + " for " + m->name + " (--no-caps lifts it)";
+        } else if (auto it = last.find(m->name); cfg.caps && it != last.end()) {
+          const double predicted =
+              it->second.ms * std::pow(double(n) / double(it->second.n), m->growth);
+          if (predicted > m->max_run_ms)
+            why = "one run would take ~" + std::to_string(long(predicted)) + " ms (limit " +
+                  std::to_string(long(m->max_run_ms)) + " ms; --no-caps lifts it)";
+        }
+        if (!why.empty()) {
+          rep.skipped(m->name, n, why + "; larger n skipped too");
+          stopped.insert(m->name);
+          continue;
+        }
+        todo.push_back(m);
+      }
+      if (todo.empty()) continue;
+
+      point<K> p{cfg, gpu, rep, key, value, dist, {}, {}, nullptr, {}, {}, {}};
+      p.keys = harness::generate<K>(d, n, cfg.seed);
+      if (cfg.pairs) {
+        p.vals.resize(n);
+        std::iota(p.vals.begin(), p.vals.end(), value_t(0));
+      }
+      for (const method* m : todo) {
+        if (m->gpu() && !gpu) continue;  // lost during this point
+        if (p.run(*m))
+          last[m->name] = {n, p.last_ms};
+        else
+          stopped.insert(m->name);
+      }
+    }
+  }
+}
+
+#define GPUSORT_CLI_SUITE(K) \
+  template void run_suite<K>(const suite_config&, gpu_session*&, reporter&);
+GPUSORT_FOR_EACH_KEY(GPUSORT_CLI_SUITE)
+#undef GPUSORT_CLI_SUITE
+
+}  // namespace gpusort::cli::bench

@@ -1,0 +1,35 @@
+// The benchmark loop for one key type: for each distribution and size,
+// generate the input once, run every selected method on it (subject to the
+// caps and to device memory), verify each output, and report the row.
+#pragma once
+
+#include "device_env.hpp"
+#include "methods.hpp"
+#include "report.hpp"
+
+#include "harness/harness.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace gpusort::cli::bench {
+
+class gpu_session;
+
+struct suite_config {
+  std::vector<const method*> methods;  // in run order
+  bool pairs = false;
+  std::vector<std::uint64_t> sizes;
+  std::vector<harness::dist> dists;
+  int warmup = 2;
+  int reps = 10;
+  bool caps = true;  // apply max_n and the predicted-time limit
+  std::uint64_t seed = 1;
+};
+
+// `gpu` is null when there is no usable GPU (GPU methods are then skipped);
+// it is cleared if the device fails beyond recovery mid-run.
+template <class K>
+void run_suite(const suite_config& cfg, gpu_session*& gpu, reporter& rep);
+
+}  // namespace gpusort::cli::bench

@@ -1,0 +1,79 @@
+// gpusort: the command-line tool. Dispatches the subcommand and maps
+// failures to exit codes: usage and I/O errors 2, sort failures 1.
+#include "args.hpp"
+#include "build_info.hpp"
+#include "commands.hpp"
+
+#include <gpusort/gpusort.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string_view>
+
+namespace {
+
+const char* usage =
+    "usage: gpusort <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  gen     write N generated keys to a raw file\n"
+    "  verify  check that a raw key file is sorted\n"
+    "  sort    sort a raw key file (GPU when present, else parallel CPU)\n"
+    "  bench   benchmark gpusort's algorithms against CUB, Thrust and the CPU\n"
+    "  plot    plot a benchmark CSV (needs python3 with matplotlib)\n"
+    "\n"
+    "'gpusort <command> --help' describes a command. Raw files hold keys in\n"
+    "native little-endian byte order with no header; key types are\n"
+    "u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64.\n"
+    "exit codes: 0 ok, 1 sort or verification failed, 2 usage or I/O error.\n";
+
+int dispatch(int argc, char** argv) {
+  using namespace gpusort::cli;
+  if (argc < 2) {
+    std::fputs(usage, stderr);
+    return exit_usage;
+  }
+  const std::string_view cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::fputs(usage, stdout);
+    return exit_ok;
+  }
+  if (cmd == "--version") {
+    std::printf("gpusort commit %s\n", commit_hash());
+    return exit_ok;
+  }
+  if (cmd == "gen") return cmd_gen(argc, argv);
+  if (cmd == "verify") return cmd_verify(argc, argv);
+  if (cmd == "sort") return cmd_sort(argc, argv);
+  if (cmd == "bench") return cmd_bench(argc, argv);
+  if (cmd == "plot") return cmd_plot(argc, argv);
+  throw usage_error("unknown command '" + std::string(cmd) + "' (see 'gpusort --help')");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace gpusort::cli;
+  try {
+    return dispatch(argc, argv);
+  } catch (const usage_error& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "gpusort: %s\n", e.what());
+    return exit_usage;
+  } catch (const gpusort::error& e) {
+    std::fflush(stdout);
+    // A file the library could not read is an I/O error; anything else
+    // means the sort itself failed.
+    std::fprintf(stderr, "gpusort: %s\n", e.what());
+    return e.code() == gpusort::errc::io ? exit_usage : exit_failure;
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "gpusort: out of host memory\n");
+    return exit_failure;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "gpusort: %s\n", e.what());
+    return exit_failure;
+  }
+}

@@ -1,0 +1,52 @@
+// The merge family behind gpusort::algorithm::{merge_recursive,
+// merge_bottom_up, merge_path} for the library's key types: keys are carried
+// as twiddled bits and compared by key_order (CUB's order, descending, bit
+// ranges). Custom key types with a comparator use the same kernels through
+// include/gpusort/merge_sort.cuh.
+#pragma once
+
+#include "core/problem.cuh"
+#include "merge/merge_sort.cuh"
+#include "merge/teaching.cuh"
+
+namespace gpusort::detail::merge {
+
+template <class K> struct twiddle_adapter {
+  using carried = typename key_traits<K>::bits;
+  __device__ __forceinline__ static carried in(const K& k) { return key_traits<K>::to_bits(k); }
+  __device__ __forceinline__ static K out(carried b) { return key_traits<K>::from_bits(b); }
+};
+
+template <class K, class P> using tune_for = tuning<typename key_traits<K>::bits, P>;
+
+struct path_family {
+  template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
+    return sort_temp_bytes<tune_for<K, P>, K, P>(p.n);
+  }
+  template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
+    merge::sort<tune_for<K, P>, twiddle_adapter<K>>(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, p.ord,
+                                                    p.stream, temp);
+  }
+};
+
+struct recursive_family {
+  template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
+    return teaching_temp_bytes<K, P>(p.n);
+  }
+  template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
+    sort_recursive<tune_for<K, P>, twiddle_adapter<K>>(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n,
+                                                       p.ord, p.stream, temp);
+  }
+};
+
+struct bottom_up_family {
+  template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
+    return teaching_temp_bytes<K, P>(p.n);
+  }
+  template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
+    sort_bottom_up<twiddle_adapter<K>>(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, p.ord, p.stream,
+                                       temp);
+  }
+};
+
+}  // namespace gpusort::detail::merge

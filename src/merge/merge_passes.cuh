@@ -1,0 +1,105 @@
+// Stage 3 of seed 000's merge sort, "few huge tasks": merging sorted runs
+// of `width` items pairwise over the whole array, with every output tile
+// given to one block (Green, McColl & Bader 2012, merge path). However few
+// and large the merges, every SM gets equal work.
+//   partition  one thread per output-tile boundary finds, by merge path
+//              on the global arrays, how many items of run A precede it
+//   merge      each block loads its A and B slices into shared memory,
+//              every thread merge-paths its ITEMS outputs there and merges
+//              them serially; the tile is stored coalesced
+// Keys live in global memory as the caller's type K and are carried as T
+// (the adapter converts: twiddled bits for library keys, identity for
+// custom keys with a comparator).
+#pragma once
+
+#include "core/payload.cuh"
+#include "merge/block_merge_sort.cuh"
+#include "merge/merge_path.cuh"
+
+#include <cstddef>
+
+namespace gpusort::detail::merge {
+
+// Identity adapter: custom key types carried as themselves.
+template <class K> struct identity_adapter {
+  using carried = K;
+  __device__ __forceinline__ static K in(const K& k) { return k; }
+  __device__ __forceinline__ static K out(const K& k) { return k; }
+};
+
+// Bounds of the merge pair that output position `pos` belongs to.
+struct pair_bounds {
+  std::size_t a0, a1, b1;  // A = [a0, a1), B = [a1, b1)
+  __host__ __device__ pair_bounds(std::size_t pos, std::size_t width, std::size_t n) {
+    a0 = pos / (2 * width) * (2 * width);
+    a1 = a0 + width < n ? a0 + width : n;
+    b1 = a0 + 2 * width < n ? a0 + 2 * width : n;
+  }
+};
+
+template <class Adapter, class K> struct global_run {
+  const K* base;
+  __device__ __forceinline__ typename Adapter::carried operator[](std::size_t i) const { return Adapter::in(base[i]); }
+};
+
+// splits[j] = number of A items among the outputs of its pair before
+// output j * tile.
+template <class Adapter, class K, class Less>
+__global__ void partition_kernel(const K* keys, std::size_t n, std::size_t width, std::size_t tile,
+                                 std::size_t boundaries, std::size_t* splits, Less less) {
+  for (std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < boundaries;
+       j += std::size_t(gridDim.x) * blockDim.x) {
+    std::size_t pos = j * tile < n ? j * tile : n;
+    pair_bounds pb(pos, width, n);
+    global_run<Adapter, K> a{keys + pb.a0}, b{keys + pb.a1};
+    splits[j] = merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, pos - pb.a0, less);
+  }
+}
+
+template <int THREADS, int ITEMS, class Adapter, class K, class P, class Less>
+__global__ void __launch_bounds__(THREADS)
+merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::size_t width,
+             const std::size_t* splits, Less less) {
+  using T = typename Adapter::carried;
+  constexpr int TILE = THREADS * ITEMS;
+  __shared__ tile_storage<T, P, TILE> s;
+  const std::size_t tiles = (n + TILE - 1) / TILE;
+  for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    std::size_t pos0 = tile * TILE;
+    std::size_t pos1 = pos0 + TILE < n ? pos0 + TILE : n;
+    pair_bounds pb(pos0, width, n);
+    std::size_t na = pb.a1 - pb.a0;
+    // A items before each end of this output tile
+    std::size_t da0 = splits[tile];
+    std::size_t da1 = pos1 - pb.a0 == na + (pb.b1 - pb.a1) ? na : splits[tile + 1];
+    std::size_t db0 = (pos0 - pb.a0) - da0, db1 = (pos1 - pb.a0) - da1;
+    unsigned la = unsigned(da1 - da0), lb = unsigned(db1 - db0);
+    // load the A slice then the B slice
+    for (unsigned i = threadIdx.x; i < la + lb; i += THREADS) {
+      std::size_t g = i < la ? pb.a0 + da0 + i : pb.a1 + db0 + (i - la);
+      s.keys[i] = Adapter::in(kin[g]);
+      if constexpr (!is_no_value<P>) s.vals[i] = vin[g];
+    }
+    __syncthreads();
+    T k[ITEMS];
+    P v[ITEMS];
+    unsigned diag = threadIdx.x * ITEMS;
+    int produced = merge_slice<ITEMS>(less, s.keys, s.vals, la, s.keys + la, s.vals + (is_no_value<P> ? 0 : la), lb,
+                                      diag, k, v);
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r)
+      if (r < produced) {
+        s.keys[diag + r] = k[r];
+        if constexpr (!is_no_value<P>) s.vals[diag + r] = v[r];
+      }
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < la + lb; i += THREADS) {
+      kout[pos0 + i] = Adapter::out(s.keys[i]);
+      if constexpr (!is_no_value<P>) vout[pos0 + i] = s.vals[i];
+    }
+    __syncthreads();
+  }
+}
+
+}  // namespace gpusort::detail::merge

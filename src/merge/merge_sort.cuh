@@ -1,0 +1,105 @@
+// The fast merge sort: seed 000's three stages with merge path (Green,
+// McColl & Bader 2012), structured like CUB's and ModernGPU's merge sorts.
+//   block sort   stages 1-2 per tile of THREADS x ITEMS (block_merge_sort.cuh)
+//   merge passes stage 3, ceil(log2(tiles)) times (merge_passes.cuh)
+// Buffers ping-pong between the output and one scratch array; the block
+// sort writes to whichever makes the last pass land in the output, so no
+// copy is needed at the end. Stable; any strict weak order (`Less`) on the
+// carried key type, so custom key types sort through a comparator.
+#pragma once
+
+#include "core/context.hpp"
+#include "core/launch.cuh"
+#include "core/temp_layout.hpp"
+#include "merge/merge_passes.cuh"
+
+#include <cstddef>
+
+namespace gpusort::detail::merge {
+
+// One tuning struct for the family (CUB sm_90: 256 x 17 for 4-byte keys).
+template <class T, class P> struct tuning {
+  static constexpr int element = int(sizeof(T)) + (is_no_value<P> ? 0 : int(sizeof(P)));
+  static constexpr int threads = 256;
+  static constexpr int items = element <= 4 ? 17 : (element <= 8 ? 11 : 7);
+  static constexpr int tile = threads * items;
+  static constexpr int partition_threads = 256;
+};
+
+template <int THREADS, int ITEMS, class Adapter, class K, class P, class Less>
+__global__ void __launch_bounds__(THREADS)
+block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Less less) {
+  using T = typename Adapter::carried;
+  constexpr int TILE = THREADS * ITEMS;
+  __shared__ tile_storage<T, P, TILE> s;
+  const std::size_t tiles = (n + TILE - 1) / TILE;
+  for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    std::size_t base = tile * TILE;
+    int valid = int(n - base < std::size_t(TILE) ? n - base : std::size_t(TILE));
+    // load coalesced through shared memory, then take a blocked slice
+    for (int i = threadIdx.x; i < valid; i += THREADS) {
+      s.keys[i] = Adapter::in(kin[base + i]);
+      if constexpr (!is_no_value<P>) s.vals[i] = vin[base + i];
+    }
+    __syncthreads();
+    T k[ITEMS];
+    P v[ITEMS];
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      int i = int(threadIdx.x) * ITEMS + r;
+      if (i < valid) {
+        k[r] = s.keys[i];
+        if constexpr (!is_no_value<P>) v[r] = s.vals[i];
+      }
+    }
+    __syncthreads();
+    block_merge_sort<THREADS, ITEMS>(less, k, v, valid, s);
+    for (int i = threadIdx.x; i < valid; i += THREADS) {
+      kout[base + i] = Adapter::out(s.keys[i]);
+      if constexpr (!is_no_value<P>) vout[base + i] = s.vals[i];
+    }
+    __syncthreads();
+  }
+}
+
+// Scratch: a second key array, a second value array, the splits.
+template <class Tune, class K, class P> std::size_t sort_temp_bytes(std::size_t n) {
+  temp_layout plan;
+  plan.take<K>(n);
+  if constexpr (!is_no_value<P>) plan.take<P>(n);
+  plan.take<std::size_t>((n + Tune::tile - 1) / Tune::tile + 1);
+  return plan.bytes();
+}
+
+template <class Tune, class Adapter, class K, class P, class Less>
+void sort(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Less less,
+          cudaStream_t stream, void* temp) {
+  if (n == 0) return;
+  constexpr int TH = Tune::threads, IT = Tune::items, TILE = Tune::tile;
+  temp_layout plan(temp);
+  K* kbuf = plan.take<K>(n);
+  P* vbuf = nullptr;
+  if constexpr (!is_no_value<P>) vbuf = plan.take<P>(n);
+  const std::size_t tiles = (n + TILE - 1) / TILE;
+  std::size_t* splits = plan.take<std::size_t>(tiles + 1);
+  int passes = ceil_log2(tiles);
+  // the block sort writes where the last pass must read from
+  K* k_src = passes % 2 ? kbuf : kout;
+  P* v_src = passes % 2 ? vbuf : vout;
+  K* k_dst = passes % 2 ? kout : kbuf;
+  P* v_dst = passes % 2 ? vout : vbuf;
+  block_sort_kernel<TH, IT, Adapter><<<grid_for(tiles, 1), TH, 0, stream>>>(kin, k_src, vin, v_src, n, less);
+  ctx.check_launch("merge block sort");
+  for (std::size_t width = TILE; width < n; width *= 2) {
+    partition_kernel<Adapter><<<grid_for(tiles + 1, Tune::partition_threads), Tune::partition_threads, 0, stream>>>(
+        k_src, n, width, TILE, tiles + 1, splits, less);
+    ctx.check_launch("merge partition");
+    merge_kernel<TH, IT, Adapter><<<grid_for(tiles, 1), TH, 0, stream>>>(k_src, k_dst, v_src, v_dst, n, width,
+                                                                          splits, less);
+    ctx.check_launch("merge pass");
+    std::swap(k_src, k_dst);
+    std::swap(v_src, v_dst);
+  }
+}
+
+}  // namespace gpusort::detail::merge

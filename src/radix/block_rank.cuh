@@ -1,0 +1,153 @@
+// Block-wide radix ranking by warp-level multi-split (Adinets & Merrill 2022,
+// "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs", section
+// 4; CUB's BlockRadixRankMatchEarlyCounts). Shared by the onesweep passes and
+// the block radix sort.
+//
+// A tile of THREADS * ITEMS keys is held *warp-striped*: item i of lane l in
+// warp w is tile slot w * 32 * ITEMS + i * 32 + l, so memory order is warp,
+// then item, then lane. rank() gives every key its slot in the tile stably
+// sorted by one digit:
+//   count     each warp counts its digits in a private histogram (shared atomics)
+//   upsweep   per digit: the tile's count, and each warp's exclusive offset
+//   callback  the caller sees the counts first (onesweep publishes them to
+//             its look-back early; a tile whose keys share one digit stops)
+//   scan      exclusive scan of the counts: where each digit starts in the tile
+//   rank      per item, the lanes holding the same digit find each other with
+//             ballots; the highest of them bumps the warp's counter for the
+//             group and broadcasts the old value
+// Equal digits keep memory order (warps in order, items in order, lanes in
+// order), so every sort built on it is stable.
+#pragma once
+
+#include <cstdint>
+
+namespace gpusort::detail::radix {
+
+__device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
+
+__device__ __forceinline__ unsigned lanemask_le() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_le;" : "=r"(m));
+  return m;
+}
+
+// Lanes of the (full) warp whose digit equals mine: one ballot per digit bit
+// (CUB finds this faster than match.any for a few bits).
+template <int BITS> __device__ __forceinline__ unsigned match_digit(unsigned digit) {
+  unsigned peers = ~0u;
+#pragma unroll
+  for (int b = 0; b < BITS; ++b) {
+    const bool set = (digit >> b) & 1u;
+    const unsigned voters = __ballot_sync(~0u, set);
+    peers &= set ? voters : ~voters;
+  }
+  return peers;
+}
+
+// Exclusive sum of one value per thread over the block. `warp_sums` holds
+// THREADS / 32 values; the caller syncs before it is reused.
+template <int THREADS, class V>
+__device__ __forceinline__ V block_exclusive_sum(V v, V* warp_sums) {
+  const unsigned lane = lane_id(), warp = threadIdx.x / 32;
+  V x = v;
+#pragma unroll
+  for (int o = 1; o < 32; o *= 2) {
+    const V y = __shfl_up_sync(~0u, x, o);
+    if (lane >= unsigned(o)) x += y;
+  }
+  if (lane == 31) warp_sums[warp] = x;
+  __syncthreads();
+  V before = 0;
+  for (unsigned w = 0; w < warp; ++w) before += warp_sums[w];
+  return before + x - v;
+}
+
+template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {
+  static_assert(THREADS % 32 == 0, "whole warps");
+  static constexpr int bins = 1 << RADIX_BITS;
+  static constexpr int warps = THREADS / 32;
+  static constexpr int tile = THREADS * ITEMS;
+  // Digits are owned by threads for the upsweep and the scan: thread t owns
+  // bins t * bins_per_thread + u.
+  static constexpr int bins_per_thread = (bins + THREADS - 1) / THREADS;
+
+  struct storage {
+    unsigned warp_hist[warps][bins];  // counts, then each warp's running offsets
+    unsigned warp_sums[warps];        // block scan
+  };
+
+  __device__ __forceinline__ static int thread_bin(int u) { return int(threadIdx.x) * bins_per_thread + u; }
+
+  // Tile slot of item i of this thread (warp-striped).
+  __device__ __forceinline__ static unsigned slot(int i) {
+    return (threadIdx.x / 32) * (32 * ITEMS) + unsigned(i) * 32 + lane_id();
+  }
+
+  // Ranks the tile by digit_of(i) (the digit of this thread's item i, < bins).
+  // counts[u] / starts[u]: the tile's count and first slot of bin
+  // thread_bin(u). on_counts(counts) runs once the counts are known and
+  // returns, block-uniformly, whether to stop: then rank() returns false
+  // without ranks or starts. Ends with the warp histograms still in use: sync
+  // before storage is reused.
+  template <class DigitOf, class OnCounts>
+  __device__ __forceinline__ static bool rank(storage& s, DigitOf digit_of, unsigned (&ranks)[ITEMS],
+                                              unsigned (&counts)[bins_per_thread], unsigned (&starts)[bins_per_thread],
+                                              OnCounts on_counts) {
+    const unsigned lane = lane_id(), warp = threadIdx.x / 32;
+    unsigned* hist = s.warp_hist[warp];
+    // count
+    for (int b = int(lane); b < bins; b += 32) hist[b] = 0;
+    __syncwarp();
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) atomicAdd(&hist[digit_of(i)], 1u);
+    __syncthreads();
+    // upsweep: warp offsets become exclusive, counts[u] the tile's total
+#pragma unroll
+    for (int u = 0; u < bins_per_thread; ++u) {
+      const int b = thread_bin(u);
+      counts[u] = 0;
+      if (b < bins) {
+        unsigned c = 0;
+#pragma unroll
+        for (int w = 0; w < warps; ++w) {
+          const unsigned t = s.warp_hist[w][b];
+          s.warp_hist[w][b] = c;
+          c += t;
+        }
+        counts[u] = c;
+      }
+    }
+    if (on_counts(counts)) return false;
+    // scan: where each digit starts in the tile
+    unsigned mine = 0;
+#pragma unroll
+    for (int u = 0; u < bins_per_thread; ++u) mine += counts[u];
+    unsigned at = block_exclusive_sum<THREADS>(mine, s.warp_sums);
+#pragma unroll
+    for (int u = 0; u < bins_per_thread; ++u) {
+      starts[u] = at;
+      at += counts[u];
+      const int b = thread_bin(u);
+      if (b < bins) {
+#pragma unroll
+        for (int w = 0; w < warps; ++w) s.warp_hist[w][b] += starts[u];
+      }
+    }
+    __syncthreads();
+    // rank: peers share a digit; the highest peer takes the group's places
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const unsigned d = digit_of(i);
+      const unsigned peers = match_digit<RADIX_BITS>(d);
+      const unsigned leader = 31 - __clz(peers);
+      const unsigned below = __popc(peers & lanemask_le());  // peers up to me, me included
+      unsigned base = 0;
+      if (lane == leader) base = atomicAdd(&hist[d], below);  // below == group size at the leader
+      base = __shfl_sync(~0u, base, leader);
+      ranks[i] = base + below - 1;
+    }
+    return true;
+  }
+};
+
+}  // namespace gpusort::detail::radix

@@ -1,0 +1,70 @@
+// Radix digits of the order one sort call asks for (every radix sort here).
+//
+// key_order<K>::rank(twiddle(raw)) is the value that is compared (-0.0 folded
+// onto +0.0, descending as inverted bits, bits [begin_bit, end_bit) only).
+// An LSD radix sort sorts by that value digit by digit, least significant
+// first; a pass's digit is a field of it:
+//   digit(pass p) = (rank >> (R * p)) & (2^R - 1)
+//                 = (ordered >> (begin_bit + R * p)) & mask_p
+// with ordered = fold(twiddle(raw)) ^ flip and mask_p the field's width
+// clipped at end_bit. Kernels carry the caller's raw key bits and extract
+// digits on the fly, so keys are never twiddled back on store.
+#pragma once
+
+#include <gpusort/detail/key_traits.hpp>
+
+#include <bit>
+#include <cstdint>
+
+namespace gpusort::detail::radix {
+
+// Number of key bits that take part in the order: end_bit - begin_bit.
+template <class K> GPUSORT_HD int range_bits(const key_order<K>& ord) {
+  return std::popcount(std::uint64_t(ord.mask));
+}
+
+// LSD passes of `radix_bits`-bit digits that cover the order's bits.
+template <class K> GPUSORT_HD int pass_count(const key_order<K>& ord, int radix_bits) {
+  return (range_bits(ord) + radix_bits - 1) / radix_bits;
+}
+
+template <class K> struct digit_map {
+  using traits = key_traits<K>;
+  using bits = typename traits::bits;
+
+  bits flip = 0;       // all ones when descending
+  unsigned shift = 0;  // lowest bit of the digit in the ordered bits
+  unsigned mask = 0;   // the digit's width, as a mask
+
+  // Digit `pass` (radix_bits wide) of the order `ord`.
+  GPUSORT_HD static digit_map of(const key_order<K>& ord, int radix_bits, int pass) {
+    const int lo = radix_bits * pass;
+    const int width = range_bits(ord) - lo < radix_bits ? range_bits(ord) - lo : radix_bits;
+    digit_map d;
+    d.flip = ord.flip;
+    d.shift = ord.shift + unsigned(lo);
+    d.mask = (1u << width) - 1;
+    return d;
+  }
+
+  // Raw key bits -> bits whose unsigned order is the sort order (all bits).
+  GPUSORT_HD bits ordered(bits raw) const {
+    bits t = traits::twiddle(raw);
+    if constexpr (traits::is_float) {
+      if (t == key_order<K>::minus_zero) t = key_order<K>::plus_zero;
+    }
+    return bits(t ^ flip);
+  }
+  GPUSORT_HD unsigned from_ordered(bits t) const { return unsigned(t >> shift) & mask; }
+  GPUSORT_HD unsigned operator()(bits raw) const { return from_ordered(ordered(raw)); }
+};
+
+// Raw bits of a key that ranks last in every digit: pads partial tiles, so
+// pads sort after every real key and stay behind them (stability).
+template <class K> GPUSORT_HD typename key_traits<K>::bits pad_bits(const key_order<K>& ord) {
+  return key_traits<K>::untwiddle(ord.pad());
+}
+
+template <class K> GPUSORT_HD typename key_traits<K>::bits raw_bits(K k) { return key_traits<K>::raw(k); }
+
+}  // namespace gpusort::detail::radix

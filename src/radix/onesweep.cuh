@@ -1,0 +1,155 @@
+// radix_onesweep: the production LSD radix sort (Adinets & Merrill 2022,
+// "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs",
+// arXiv:2206.01784; CUB's DeviceRadixSort onesweep path). 8-bit digits of
+// the order's bits [begin_bit, end_bit): ceil((end - begin) / 8) passes.
+//
+//   n <= small::tile   one block sorts everything in shared memory, one launch
+//   otherwise          1. memset: histograms, tile counters, first look-back table
+//                      2. histogram of every pass in one read + scan + plan
+//                         (one launch for n <= fused_max, else two)
+//                      3. one launch per pass and portion (onesweep_pass.cuh)
+// Portions of at most 2^28 keys keep look-back counts in 30 bits; positions
+// are 64-bit, so any n works. Passes whose digit is constant are skipped on
+// the device (onesweep_histogram.cuh), and buffers ping-pong so that the
+// last pass writes the output: no final copy unless no pass is left, or the
+// sort is in place with an odd number of passes. Two look-back tables
+// alternate between launches; each launch zeroes the next one's, so the
+// passes need no memsets. Stable; bit-identical to cub::DeviceRadixSort.
+#pragma once
+
+#include "core/launch.cuh"
+#include "core/problem.cuh"
+#include "core/temp_layout.hpp"
+#include "radix/block_sort.cuh"
+#include "radix/digit.cuh"
+#include "radix/onesweep_histogram.cuh"
+#include "radix/onesweep_pass.cuh"
+#include "radix/onesweep_tuning.cuh"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort::detail::radix_onesweep {
+
+template <class K, class P> struct buffers {
+  using T = tuning<typename key_traits<K>::bits, P>;
+  int passes = 0, slots = 0;  // slots: passes, plus one for an in-place copy
+  std::size_t portions = 0, max_tiles = 0;
+  unsigned* hist = nullptr;  // [pass][portion][digit]
+  unsigned* counters = nullptr;  // [slot][portion]
+  unsigned* lookback[2] = {nullptr, nullptr};  // [tile][digit], alternating between launches
+  unsigned long long* base = nullptr;  // [pass][portion][digit]: portion 0 from the scan, the rest chained
+  slot_plan* plan = nullptr;  // [slot]
+  K* keys_alt = nullptr;
+  P* vals_alt = nullptr;
+  std::size_t zero_bytes = 0;  // hist .. lookback[0], zeroed at the start
+
+  buffers(temp_layout& t, const sort_problem<K, P>& p) {
+    if (p.n <= std::size_t(T::small::tile)) return;
+    passes = radix::pass_count(p.ord, T::radix_bits);
+    slots = passes + 1;
+    portions = (p.n + T::portion - 1) / T::portion;
+    const std::size_t biggest = p.n < T::portion ? p.n : T::portion;
+    max_tiles = (biggest + T::tile - 1) / T::tile;
+    hist = t.take<unsigned>(std::size_t(passes) * portions * T::bins);
+    counters = t.take<unsigned>(std::size_t(slots) * portions);
+    lookback[0] = t.take<unsigned>(max_tiles * T::bins);
+    zero_bytes = t.bytes();
+    lookback[1] = t.take<unsigned>(max_tiles * T::bins);
+    base = t.take<unsigned long long>(std::size_t(passes) * portions * T::bins);
+    plan = t.take<slot_plan>(std::size_t(slots));
+    keys_alt = t.take<K>(p.n);
+    vals_alt = is_no_value<P> ? nullptr : t.take<P>(p.n);
+  }
+};
+
+template <class K, class P> std::size_t temp_bytes(const sort_problem<K, P>& p) {
+  temp_layout t;
+  buffers<K, P> b(t, p);
+  return t.bytes();
+}
+
+inline unsigned sm_count(const call_context& ctx) {
+  int dev = 0, sms = 0;
+  ctx.check(cudaGetDevice(&dev), "cudaGetDevice");
+  ctx.check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+  return unsigned(sms);
+}
+
+template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
+  using U = typename key_traits<K>::bits;
+  using T = tuning<U, P>;
+  const call_context& ctx = *p.ctx;
+  if (p.n == 0) return;
+  const int passes = radix::pass_count(p.ord, T::radix_bits);
+
+  // small n: one block, one launch
+  if (p.n <= std::size_t(T::small::tile)) {
+    radix::block_sort<typename T::small>(p, p.keys_in, p.keys_out, p.vals_in, p.vals_out, passes, 1,
+                                         "radix onesweep small sort");
+    return;
+  }
+
+  temp_layout t(temp);
+  const buffers<K, P> b(t, p);
+  const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
+  const int slots = passes + (in_place && passes % 2 == 1 ? 1 : 0);
+  ctx.check(cudaMemsetAsync(b.hist, 0, b.zero_bytes, p.stream), "cudaMemsetAsync(radix onesweep counters)");
+
+  // histograms, scan, plan
+  pass_digits<K, T::max_passes> digits{};
+  digits.passes = passes;
+  for (int i = 0; i < passes; ++i) digits.pass[i] = radix::digit_map<K>::of(p.ord, T::radix_bits, i);
+  if (p.n <= T::fused_max) {
+    histogram_scan_kernel<T, K><<<1, T::bins, 0, p.stream>>>(p.keys_in, p.n, digits, b.base, b.plan, slots, in_place);
+    ctx.check_launch("radix onesweep histogram+scan");
+  } else {
+    const std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
+    const std::size_t wanted = (b.max_tiles * T::tile + per_block - 1) / per_block;
+    const std::size_t most = std::size_t(sm_count(ctx)) * T::hist_blocks_per_sm;
+    const dim3 grid(unsigned(wanted < most ? wanted : most), unsigned(b.portions));
+    histogram_kernel<T, K><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, digits, b.hist);
+    ctx.check_launch("radix onesweep histogram");
+    scan_kernel<T><<<1, T::bins, 0, p.stream>>>(b.hist, b.base, passes, b.portions, p.n, b.plan, slots, in_place);
+    ctx.check_launch("radix onesweep scan");
+  }
+
+  // one launch per slot and portion
+  auto kernel = onesweep_pass_kernel<T, K, P>;
+  constexpr std::size_t shared_bytes = pass_shared<T, U, P>::bytes;
+  allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix onesweep pass)");
+  auto tiles_of = [&](std::size_t q) {
+    const std::size_t start = q * T::portion;
+    const std::size_t count = p.n - start < T::portion ? p.n - start : T::portion;
+    return (count + T::tile - 1) / T::tile;
+  };
+  const std::size_t launches = std::size_t(slots) * b.portions;
+  for (std::size_t e = 0; e < launches; ++e) {
+    const int slot = int(e / b.portions);
+    const std::size_t q = e % b.portions;
+    const int pass = slot < passes ? slot : passes - 1;  // the extra slot only copies
+    pass_args<K, P> a{};
+    a.keys_in = reinterpret_cast<const U*>(p.keys_in);
+    a.keys_out = reinterpret_cast<U*>(p.keys_out);
+    a.keys_alt = reinterpret_cast<U*>(b.keys_alt);
+    a.vals_in = p.vals_in;
+    a.vals_out = p.vals_out;
+    a.vals_alt = b.vals_alt;
+    a.plan = b.plan;
+    a.slot = slot;
+    a.portion_start = q * T::portion;
+    a.portion_n = unsigned(p.n - a.portion_start < T::portion ? p.n - a.portion_start : T::portion);
+    a.base = b.base + (std::size_t(pass) * b.portions + q) * T::bins;
+    a.next_base = q + 1 < b.portions ? b.base + (std::size_t(pass) * b.portions + q + 1) * T::bins : nullptr;
+    a.lookback = b.lookback[e % 2];
+    a.counter = b.counters + e;
+    a.next_lookback = b.lookback[(e + 1) % 2];
+    a.next_words = e + 1 < launches ? tiles_of((q + 1) % b.portions) * T::bins : 0;
+    a.digit = digits.pass[pass];
+    a.pad = radix::pad_bits(p.ord);
+    kernel<<<unsigned(tiles_of(q)), T::threads, shared_bytes, p.stream>>>(a);
+    ctx.check_launch("radix onesweep pass");
+  }
+}
+
+}  // namespace gpusort::detail::radix_onesweep

@@ -1,0 +1,239 @@
+// radix_onesweep: one digit pass over one portion (Adinets & Merrill 2022,
+// "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs"; CUB's
+// agent_radix_sort_onesweep.cuh). One block per tile:
+//   tile id    from an atomic counter, so every lower tile id belongs to a
+//              block that has already started: the look-back cannot deadlock
+//   load       keys warp-striped (a partial tile is padded with a key whose
+//              digit is the largest, so pads rank behind every real key)
+//   rank       warp multi-split (block_rank.cuh); the tile's digit counts
+//              are published (aggregate) as soon as they are known
+//   look-back  decoupled look-back (Merrill & Garland 2016) per digit: walk
+//              back over earlier tiles, adding aggregates, until an
+//              inclusive prefix; publish this tile's inclusive prefix
+//   scatter    keys go to shared memory in rank order, then each thread
+//              stores slots tid, tid + threads, ...: consecutive threads
+//              write consecutive addresses of one digit's run (coalesced);
+//              values take a second trip through shared memory
+// A tile whose keys all share one digit (every full tile of sorted or
+// low-entropy input) skips the ranking: after the look-back it stores its
+// keys straight through. The launch's slot_plan (made on the device, see
+// onesweep_histogram.cuh) may instead say skip or copy.
+#pragma once
+
+#include "radix/block_rank.cuh"
+#include "radix/digit.cuh"
+#include "radix/onesweep_plan.hpp"
+#include "radix/onesweep_tuning.cuh"
+
+#include <cuda/atomic>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort::detail::radix_onesweep {
+
+template <class K, class P> struct pass_args {
+  using U = typename key_traits<K>::bits;
+  const U* keys_in;
+  U* keys_out;
+  U* keys_alt;
+  const P* vals_in;
+  P* vals_out;
+  P* vals_alt;
+  const slot_plan* plan;  // this launch's entry: plan[slot]
+  int slot;
+  std::size_t portion_start;        // first key of the portion
+  unsigned portion_n;               // keys in the portion (<= 2^28)
+  const unsigned long long* base;   // [digit]: first output of the portion's keys of each digit
+  unsigned long long* next_base;    // the next portion's, written by the last tile (or null)
+  unsigned* lookback;               // [tile][digit] of this launch, zeroed
+  unsigned* counter;                // tile ids of this launch, zeroed
+  unsigned* next_lookback;          // the next launch's table: zeroed by this one
+  std::size_t next_words;
+  radix::digit_map<K> digit;
+  U pad;
+};
+
+// Shared memory of one block: the ranker's histograms, or the key exchange,
+// or the value exchange (one at a time), then the digits' global offsets.
+template <class T, class U, class P> struct pass_shared {
+  using ranker = radix::block_rank<T::threads, T::items, T::radix_bits>;
+  static constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
+  static constexpr std::size_t keys_bytes = align16(std::size_t(T::tile) * sizeof(U));
+  static constexpr std::size_t vals_bytes = is_no_value<P> ? 0 : align16(std::size_t(T::tile) * sizeof(P));
+  static constexpr std::size_t rank_bytes = align16(sizeof(typename ranker::storage));
+  static constexpr std::size_t exchange_bytes =
+      keys_bytes > vals_bytes ? (keys_bytes > rank_bytes ? keys_bytes : rank_bytes)
+                              : (vals_bytes > rank_bytes ? vals_bytes : rank_bytes);
+  static constexpr std::size_t bytes = exchange_bytes + sizeof(unsigned long long) * T::bins + 16;
+
+  typename ranker::storage* rank;
+  U* keys;
+  P* vals;
+  unsigned long long* global;  // [digit]: output index of tile slot 0 of the digit's run
+  unsigned* tile;
+
+  __device__ static pass_shared carve(void* smem) {
+    auto* b = static_cast<std::uint8_t*>(smem);
+    return {reinterpret_cast<typename ranker::storage*>(b), reinterpret_cast<U*>(b), reinterpret_cast<P*>(b),
+            reinterpret_cast<unsigned long long*>(b + exchange_bytes),
+            reinterpret_cast<unsigned*>(b + exchange_bytes + sizeof(unsigned long long) * T::bins)};
+  }
+};
+
+__device__ __forceinline__ void publish(unsigned* word, unsigned v) {
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*word).store(v, cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ unsigned peek(unsigned* word) {
+  return cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*word).load(cuda::memory_order_relaxed);
+}
+
+// look-back for this thread's digits: the count of each digit in tiles
+// 0..tile-1 of the portion. Publishes this tile's inclusive prefixes and
+// sets global[b] = base[b] + exclusive prefix - the digit's first tile slot.
+// The portion's last tile also writes the next portion's bases.
+template <class T, class K, class P, int BPT>
+__device__ __forceinline__ void look_back(const pass_args<K, P>& a, unsigned tile, bool last, const unsigned (&counts)[BPT],
+                                          const unsigned (&starts)[BPT], unsigned long long* global) {
+  using ranker = radix::block_rank<T::threads, T::items, T::radix_bits>;
+#pragma unroll
+  for (int u = 0; u < BPT; ++u) {
+    const int b = ranker::thread_bin(u);
+    if (b >= T::bins) continue;
+    unsigned prefix = 0;
+    for (unsigned j = tile; j-- > 0;) {
+      unsigned w;
+      do {
+        w = peek(&a.lookback[std::size_t(j) * T::bins + b]);
+      } while (w == 0);
+      prefix += w & lookback_value;
+      if (w & lookback_inclusive) break;
+    }
+    if (tile > 0) publish(&a.lookback[std::size_t(tile) * T::bins + b], lookback_inclusive | (prefix + counts[u]));
+    // wraps below zero when starts > base + prefix; slot + global is exact
+    global[b] = a.base[b] + prefix - starts[u];
+    if (last && a.next_base) a.next_base[b] = a.base[b] + prefix + counts[u];
+  }
+}
+
+template <class T, class K, class P>
+__global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kernel(const pass_args<K, P> a) {
+  using U = typename key_traits<K>::bits;
+  using shared = pass_shared<T, U, P>;
+  using ranker = typename shared::ranker;
+  constexpr int I = T::items, BPT = ranker::bins_per_thread;
+  constexpr bool pairs = !is_no_value<P>;
+  extern __shared__ uint4 smem[];
+  const shared s = shared::carve(smem);
+
+  // the next launch's look-back table starts from zero
+  for (std::size_t w = std::size_t(blockIdx.x) * T::threads + threadIdx.x; w < a.next_words;
+       w += std::size_t(gridDim.x) * T::threads)
+    a.next_lookback[w] = 0;
+
+  const slot_plan plan = a.plan[a.slot];
+  if (plan.mode == slot_skip) return;
+  const U* src = plan.src == buf_in ? a.keys_in : plan.src == buf_out ? a.keys_out : a.keys_alt;
+  U* dst = plan.dst == buf_out ? a.keys_out : a.keys_alt;
+  const P* vsrc = plan.src == buf_in ? a.vals_in : plan.src == buf_out ? a.vals_out : a.vals_alt;
+  P* vdst = plan.dst == buf_out ? a.vals_out : a.vals_alt;
+
+  if (plan.mode == slot_copy) {
+    const std::size_t first = a.portion_start + std::size_t(blockIdx.x) * T::tile;
+    const unsigned count = min(unsigned(T::tile), a.portion_n - blockIdx.x * unsigned(T::tile));
+    for (unsigned i = threadIdx.x; i < count; i += T::threads) {
+      dst[first + i] = src[first + i];
+      if constexpr (pairs) vdst[first + i] = vsrc[first + i];
+    }
+    return;
+  }
+
+  // tile id
+  if (threadIdx.x == 0) *s.tile = atomicAdd(a.counter, 1u);
+  __syncthreads();
+  const unsigned tile = *s.tile;
+  const unsigned valid = min(unsigned(T::tile), a.portion_n - tile * unsigned(T::tile));
+  const bool full = valid == unsigned(T::tile);
+  const bool last = (tile + 1) * unsigned(T::tile) >= a.portion_n;  // a non-final portion's last tile is full
+  const std::size_t first = a.portion_start + std::size_t(tile) * T::tile;  // global index of slot 0
+
+  // load
+  U key[I];
+#pragma unroll
+  for (int i = 0; i < I; ++i) {
+    const unsigned slot = ranker::slot(i);
+    key[i] = full || slot < valid ? src[first + slot] : a.pad;
+  }
+
+  // rank, publishing the counts first
+  unsigned ranks[I], counts[BPT], starts[BPT];
+  unsigned* row = a.lookback + std::size_t(tile) * T::bins;
+  const bool ranked = ranker::rank(
+      *s.rank, [&](int i) { return a.digit(key[i]); }, ranks, counts, starts,
+      [&](const unsigned(&c)[BPT]) {
+        bool one_digit = false;
+#pragma unroll
+        for (int u = 0; u < BPT; ++u) {
+          const int b = ranker::thread_bin(u);
+          if (b < T::bins) publish(&row[b], (tile == 0 ? lookback_inclusive : lookback_aggregate) | c[u]);
+          one_digit |= c[u] == unsigned(T::tile);
+        }
+        return __syncthreads_or(one_digit) != 0;
+      });
+
+  if (!ranked) {
+    // every key of the tile (pads included) has digit d: store it straight through
+    const unsigned d = a.digit(key[0]);
+#pragma unroll
+    for (int u = 0; u < BPT; ++u) starts[u] = 0;
+    look_back<T>(a, tile, last, counts, starts, s.global);  // look-back
+    __syncthreads();
+    const unsigned long long out = s.global[d];
+#pragma unroll
+    for (int i = 0; i < I; ++i) {
+      const unsigned slot = ranker::slot(i);
+      if (full || slot < valid) {
+        dst[out + slot] = key[i];
+        if constexpr (pairs) vdst[out + slot] = vsrc[first + slot];
+      }
+    }
+    return;
+  }
+
+  __syncthreads();  // every rank is known: the exchange may overwrite the histograms
+#pragma unroll
+  for (int i = 0; i < I; ++i) s.keys[ranks[i]] = key[i];
+  look_back<T>(a, tile, last, counts, starts, s.global);  // look-back
+  __syncthreads();
+
+  // scatter: slot i of the sorted tile goes to global[digit] + i
+  unsigned digits[pairs ? I : 1];
+#pragma unroll
+  for (int u = 0; u < I; ++u) {
+    const unsigned i = threadIdx.x + unsigned(u) * T::threads;
+    if (full || i < valid) {
+      const U k = s.keys[i];
+      const unsigned d = a.digit(k);
+      dst[s.global[d] + i] = k;
+      if constexpr (pairs) digits[u] = d;
+    }
+  }
+  if constexpr (pairs) {
+    __syncthreads();  // the keys are out: the values reuse the exchange
+#pragma unroll
+    for (int i = 0; i < I; ++i) {
+      const unsigned slot = ranker::slot(i);
+      P v{};
+      if (full || slot < valid) v = vsrc[first + slot];
+      s.vals[ranks[i]] = v;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int u = 0; u < I; ++u) {
+      const unsigned i = threadIdx.x + unsigned(u) * T::threads;
+      if (full || i < valid) vdst[s.global[digits[u]] + i] = s.vals[i];
+    }
+  }
+}
+
+}  // namespace gpusort::detail::radix_onesweep

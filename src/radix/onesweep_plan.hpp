@@ -1,0 +1,59 @@
+// radix_onesweep's launch plan: which launches sort, copy or do nothing, and
+// between which buffers. Made on the device by the scan block from the
+// histograms (pass skipping), read by every pass launch; plain C++ so that
+// host tests can check it exhaustively.
+//
+// A pass whose digit is the same for every key is the identity: it is
+// skipped. The m passes left, plus at most one copy, ping-pong between the
+// output and the scratch buffer so that the last operation writes the
+// output: op j of k writes the output when k - j is even, the scratch
+// buffer otherwise, and reads what op j - 1 wrote (op 1 reads the input).
+// A copy is needed when no pass is left and input != output, or when the
+// sort is in place and m is odd (op 1 must not write the input it reads:
+// k must be even). The copy takes the first launch that does not sort: a
+// skipped pass, or the extra launch the host adds after the passes when the
+// sort is in place with an odd number of passes (all of them may sort).
+#pragma once
+
+#include <gpusort/detail/key_traits.hpp>  // GPUSORT_HD
+
+namespace gpusort::detail::radix_onesweep {
+
+enum slot_mode : int { slot_skip = 0, slot_sort = 1, slot_copy = 2 };
+enum slot_buffer : int { buf_in = 0, buf_out = 1, buf_alt = 2 };
+struct slot_plan {
+  int mode, src, dst;
+};
+
+// skip[p]: pass p's digit is constant. slots >= passes launches; slot p <
+// passes sorts pass p's digit.
+GPUSORT_HD void make_plan(const int* skip, int passes, int slots, bool in_place, slot_plan* plan) {
+  int m = 0;
+  for (int p = 0; p < passes; ++p) m += !skip[p];
+  bool copy = in_place ? (m % 2 == 1) : (m == 0);
+  const int k = m + int(copy);
+  int done = 0, at = buf_in;
+  for (int s = 0; s < slots; ++s) {
+    const bool sorts = s < passes && !skip[s];
+    const bool copies = !sorts && copy;
+    if (!sorts && !copies) {
+      plan[s] = {slot_skip, 0, 0};
+      continue;
+    }
+    copy = copy && !copies;
+    ++done;
+    const int dst = (k - done) % 2 == 0 ? buf_out : buf_alt;
+    plan[s] = {sorts ? slot_sort : slot_copy, at, dst};
+    at = dst;
+  }
+}
+
+// Look-back word of one (tile, digit): 0 until the tile publishes it; then
+// the tile's count of the digit (aggregate), later replaced by the count of
+// the digit in every tile up to this one (inclusive). One 32-bit store
+// publishes flag and value together.
+constexpr unsigned lookback_aggregate = 1u << 30;
+constexpr unsigned lookback_inclusive = 1u << 31;
+constexpr unsigned lookback_value = lookback_aggregate - 1;
+
+}  // namespace gpusort::detail::radix_onesweep

@@ -1,0 +1,46 @@
+// radix_onesweep's one tuning struct, read by kernels and host alike.
+// Sizes follow CUB's sm_90 onesweep policy (tuning_radix_sort.cuh): 384
+// threads and 8-bit digits; 20 items for 4-byte keys, 15 for 8-byte keys,
+// 23 for 4-byte pairs, 12 for 8-byte pairs, fewer for 16-byte values.
+#pragma once
+
+#include "core/payload.cuh"
+#include "radix/block_sort.cuh"
+
+#include <cstddef>
+
+namespace gpusort::detail::radix_onesweep {
+
+template <class U, class P> struct tuning {
+  static constexpr int key_bytes = int(sizeof(U));
+  static constexpr int value_bytes = is_no_value<P> ? 0 : int(sizeof(P));
+  static constexpr int dominant = key_bytes > value_bytes ? key_bytes : value_bytes;
+
+  // digit passes
+  static constexpr int radix_bits = 8;
+  static constexpr int bins = 1 << radix_bits;
+  static constexpr int max_passes = (key_bytes * 8 + radix_bits - 1) / radix_bits;
+  static constexpr int threads = 384;
+  static constexpr int items = value_bytes == 0 ? (key_bytes <= 4 ? 20 : 15)
+                               : dominant <= 4  ? 23
+                               : dominant <= 8  ? (key_bytes == 8 && value_bytes == 8 ? 12 : 15)
+                                                : 7;
+  static constexpr int tile = threads * items;
+  // Blocks per SM the registers must allow (2 x 384 threads: <= 80 registers).
+  static constexpr int min_blocks = 2;
+  // Each onesweep launch covers one portion of at most 2^28 keys (a whole
+  // number of tiles): look-back counts then fit their 30-bit field.
+  static constexpr std::size_t portion = ((std::size_t(1) << 28) / tile) * tile;
+
+  // histogram kernel: every pass's digit counts in one read
+  static constexpr int hist_threads = 128;
+  static constexpr int hist_items = 16;
+  static constexpr int hist_blocks_per_sm = 4;
+
+  // small n: one block sorts everything in one launch
+  using small = radix::block_sort_config<512, dominant <= 4 ? 8 : (dominant <= 8 ? 6 : 4), radix_bits, U, P>;
+  // few tiles: one block computes the histograms and the scan in one launch
+  static constexpr std::size_t fused_max = std::size_t(1) << 15;
+};
+
+}  // namespace gpusort::detail::radix_onesweep

@@ -1,0 +1,216 @@
+// GPU suites: the radix family (all stable, so every output is also compared
+// bit for bit with cub::DeviceRadixSort, keys and values = original index).
+//   radix_split     one bit per pass: sizes capped at 2^20
+//   radix_tile      tile radix sort + merge-path merges
+//   radix_onesweep  the shared suite, plus its own edges: the small-n,
+//                   fused and tile sizes +-1 of every key type, pass
+//                   skipping (constant digits, in place or not, every
+//                   path), odd pass counts in place, and a sort over more
+//                   than one 2^28-key portion.
+#include "gpu_suite.cuh"
+#include "radix/onesweep_tuning.cuh"
+
+#include <numeric>
+
+namespace {
+
+namespace t = gpusort_test;
+using gpusort::algorithm;
+
+const t::family& split_family() {
+  static const t::family f{
+      .algo = algorithm::radix_split,
+      .max_n = std::size_t(1) << 20,
+      .pow2 = {5, 7, 10, 12, 13, 14, 16, 20},
+      .sweep_from = 100,
+      .sweep_to = 200000,
+      .sweep_growth = 1.5,
+      .dist_sizes = {1000, 8193},
+      .range_sizes = {777, 5001},
+      .large_u32 = {(1u << 20) + 1, 3000001},
+      .large_other = {100003},
+      .value_sizes = {1000, 8193},
+      .api_n = 20000,
+  };
+  return f;
+}
+
+const t::family& tile_family() {
+  static const t::family f{
+      .algo = algorithm::radix_tile,
+      .max_n = std::size_t(1) << 21,
+      .pow2 = {5, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20},
+      .sweep_from = 100,
+      .sweep_to = 300000,
+      .sweep_growth = 1.1,
+      .dist_sizes = {1000, 8193, 100003},
+      .range_sizes = {1000, 65537},
+      .large_u32 = {(1u << 21) - 1, (1u << 21) + 1, 5000000, (1u << 23) - 1},
+      .large_other = {(1u << 21) + 1},
+      .value_sizes = {1000, 4097, 131075},
+      .api_n = 300007,
+  };
+  return f;
+}
+
+const t::family& onesweep_family() {
+  static const t::family f{
+      .algo = algorithm::radix_onesweep,
+      .max_n = std::size_t(1) << 21,
+      .pow2 = {5, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20},
+      .sweep_from = 100,
+      .sweep_to = 2000000,
+      .sweep_growth = 1.1,
+      .dist_sizes = {1000, 8193, 30000, 100003, 1000003},
+      .range_sizes = {1000, 20000, 65537},
+      .large_u32 = {(1u << 22) + 3, 5000000, (1u << 24) + 1, (1u << 28) + 4097},
+      .large_other = {(1u << 21) + 1, 3000017},
+      .value_sizes = {1000, 4097, 131075},
+      .api_n = 300007,
+  };
+  return f;
+}
+
+// Sorts `in` (keys, or pairs with value = index), in place or not, and
+// checks it with the harness and against CUB.
+template <class K>
+void run_input(algorithm algo, const std::vector<K>& in, gpusort::order dir, int begin_bit, int end_bit, bool pairs,
+               bool in_place, const std::string& what) {
+  const std::size_t n = in.size();
+  const auto opt = t::make_options(dir, begin_bit, end_bit, algo);
+  const bool desc = dir == gpusort::order::descending;
+  const int end = end_bit < 0 ? t::width_of<K> : end_bit;
+  std::vector<std::uint32_t> idx(n);
+  std::iota(idx.begin(), idx.end(), 0u);
+  t::device_buffer<K> kin(in), kout(n);
+  t::device_buffer<std::uint32_t> vin(idx), vout(n);
+  K* ko = in_place ? kin.data() : kout.data();
+  std::uint32_t* vo = in_place ? vin.data() : vout.data();
+  if (pairs) gpusort::sort_pairs(kin.data(), ko, vin.data(), vo, n, opt);
+  else gpusort::sort_keys(kin.data(), ko, n, opt);
+  t::device_sync();
+  const auto keys = in_place ? kin.download() : kout.download();
+  const auto vals = in_place ? vin.download() : vout.download();
+  if (!in_place) {
+    ASSERT_TRUE(t::same_bits(kin.download(), in)) << what << ": the input keys were modified";
+    ASSERT_EQ(vin.download(), idx) << what << ": the input values were modified";
+  }
+  const auto r = pairs ? t::h::verify_pairs(in.data(), keys.data(), vals.data(), n, opt, true)
+                       : t::h::verify_keys(in.data(), keys.data(), n, opt, true);
+  ASSERT_TRUE(r.ok) << what << ": " << r.message;
+  const bool full = begin_bit == 0 && end == t::width_of<K>;
+  if (!t::cub_agrees(t::traits<K>::is_float, desc, full)) return;
+  t::device_buffer<K> ref_in(in), ref_k(n);
+  t::device_buffer<std::uint32_t> ref_vin(idx), ref_v(n);
+  if (pairs) {
+    t::cub_sort_pairs(ref_in.data(), ref_k.data(), ref_vin.data(), ref_v.data(), n, desc, begin_bit, end);
+    ASSERT_EQ(vals, ref_v.download()) << what << ": values differ from cub::DeviceRadixSort";
+  } else {
+    t::cub_sort_keys(ref_in.data(), ref_k.data(), n, desc, begin_bit, end);
+  }
+  ASSERT_TRUE(t::same_bits(keys, ref_k.download())) << what << ": keys differ from cub::DeviceRadixSort";
+}
+
+template <class K> std::string describe(const char* kind, std::size_t n, gpusort::order dir, bool pairs, bool in_place) {
+  return std::string(gpusort::detail::key_info<K>::name) + " radix_onesweep " + kind + " n=" + std::to_string(n) +
+         " " + t::name(dir) + (pairs ? " pairs" : " keys") + (in_place ? " in place" : "");
+}
+
+// Keys whose raw bits are random only where `vary` has ones (other bits of
+// `fixed`): the digits outside `vary` are constant and their passes skipped.
+template <class K> std::vector<K> masked_keys(std::size_t n, std::uint64_t vary, std::uint64_t fixed, std::uint64_t seed) {
+  using traits = gpusort::detail::key_traits<K>;
+  using bits = typename traits::bits;
+  std::vector<K> v(n);
+  std::uint64_t s = seed;
+  for (auto& k : v) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    const std::uint64_t r = s ^ (s >> 29);
+    k = traits::from_raw(bits((r & vary) | (fixed & ~vary)));
+  }
+  return v;
+}
+
+// Sizes around every path switch and tile edge of onesweep, for keys and
+// for u32 values.
+template <class K> void test_onesweep_edges() {
+  using U = typename gpusort::detail::key_traits<K>::bits;
+  namespace os = gpusort::detail::radix_onesweep;
+  using TK = os::tuning<U, gpusort::detail::no_value>;
+  using TP = os::tuning<U, std::uint32_t>;
+  std::size_t step = 0;
+  for (bool pairs : {false, true}) {
+    const std::size_t small = pairs ? TP::small::tile : TK::small::tile;
+    const std::size_t tile = pairs ? TP::tile : TK::tile;
+    const std::size_t fused = pairs ? TP::fused_max : TK::fused_max;
+    for (std::size_t n : {small - 1, small, small + 1, tile - 1, tile, tile + 1, 2 * tile - 1, 2 * tile + 1,
+                          fused - 1, fused, fused + 1, 7 * tile + 5}) {
+      const auto dir = t::both_orders[step++ % 2];
+      const auto in = t::h::generate<K>(t::h::dist::uniform, n, 6000 + n);
+      GPUSORT_CASE(run_input<K>(algorithm::radix_onesweep, in, dir, 0, -1, pairs, false,
+                                describe<K>("edge", n, dir, pairs, false)));
+    }
+  }
+}
+
+// Pass skipping on every path (small, fused, two-kernel histogram), with the
+// number of passes left even, odd and zero, in place and not.
+template <class K> void test_onesweep_skipping() {
+  constexpr int w = t::width_of<K>;
+  const std::uint64_t all = w == 64 ? ~0ull : (1ull << w) - 1;
+  const std::uint64_t fixed = 0xA5C3F00F5AA55AA5ull & all;
+  std::vector<std::uint64_t> varies = {0, 0xF0ull};  // no pass left; one pass left (odd)
+  if (w >= 16) varies.push_back(0xFF0Full & all);   // two passes left (even)
+  if (w >= 32) varies.push_back(0xFF00000Full);     // 2 of 4 or 2 of 8
+  std::size_t step = 0;
+  for (std::uint64_t vary : varies)
+    for (std::size_t n : {3000, 20000, 200003})
+      for (bool in_place : {false, true})
+        for (bool pairs : {false, true}) {
+          const auto dir = t::both_orders[step++ % 2];
+          const auto in = masked_keys<K>(n, vary, fixed, 7000 + n + vary);
+          GPUSORT_CASE(run_input<K>(algorithm::radix_onesweep, in, dir, 0, -1, pairs, in_place,
+                                    describe<K>(("skip vary=" + std::to_string(vary)).c_str(), n, dir, pairs,
+                                                in_place)));
+        }
+}
+
+// Odd numbers of passes (bit ranges) in place: the plan adds a copy.
+template <class K> void test_onesweep_odd_passes() {
+  constexpr int w = t::width_of<K>;
+  std::vector<std::pair<int, int>> ranges = {{0, w}, {1, 8}, {w / 2, w}};
+  if (w >= 32) ranges.push_back({0, 24});
+  if (w >= 64) ranges.push_back({5, 45});
+  std::size_t step = 0;
+  for (auto [b, e] : ranges)
+    for (std::size_t n : {4000, 30001, 150000})
+      for (bool pairs : {false, true}) {
+        const auto dir = t::both_orders[step++ % 2];
+        const auto in = t::h::generate<K>(step % 3 ? t::h::dist::uniform : t::h::dist::float_special, n, 8000 + n);
+        GPUSORT_CASE(run_input<K>(algorithm::radix_onesweep, in, dir, b, e, pairs, true,
+                                  describe<K>(("bits [" + std::to_string(b) + "," + std::to_string(e) + ")").c_str(),
+                                              n, dir, pairs, true)));
+      }
+}
+
+template <class K> class GpuRadixOnesweepEdges : public t::gpu_test {};
+TYPED_TEST_SUITE(GpuRadixOnesweepEdges, t::key_types, t::key_name);
+TYPED_TEST(GpuRadixOnesweepEdges, PathAndTileEdges) { test_onesweep_edges<TypeParam>(); }
+TYPED_TEST(GpuRadixOnesweepEdges, PassSkipping) { test_onesweep_skipping<TypeParam>(); }
+TYPED_TEST(GpuRadixOnesweepEdges, OddPassesInPlace) { test_onesweep_odd_passes<TypeParam>(); }
+
+// Two portions with constant digits, in place: skipped passes and the copy
+// run portion by portion.
+class GpuRadixOnesweepPortions : public t::gpu_test {};
+TEST_F(GpuRadixOnesweepPortions, SkippingOverTwoPortions) {
+  const std::size_t n = (std::size_t(1) << 28) + 70001;
+  const auto in = masked_keys<std::uint32_t>(n, 0xFF00ull, 0x12345678ull, 99);
+  run_input<std::uint32_t>(algorithm::radix_onesweep, in, gpusort::order::ascending, 0, -1, true, true,
+                           describe<std::uint32_t>("portions", n, gpusort::order::ascending, true, true));
+}
+
+}  // namespace
+
+GPUSORT_GPU_FAMILY_SUITE(GpuRadixSplit, split_family)
+GPUSORT_GPU_FAMILY_SUITE(GpuRadixTile, tile_family)
+GPUSORT_GPU_FAMILY_SUITE(GpuRadixOnesweep, onesweep_family)

@@ -1,0 +1,37 @@
+// Small cases of every algorithm, meant to run under compute-sanitizer
+// (memcheck, racecheck): `gpusort_tests --gtest_filter='GpuSanitize*'`.
+// Sizes cover one tile, a partial tile and several tiles of each family
+// (and onesweep's small, fused and full paths), keys and pairs, both orders.
+#include "gpu_suite.cuh"
+
+namespace {
+
+class GpuSanitize : public gpusort_test::gpu_test {};
+
+template <class K> void smoke(gpusort::algorithm algo, std::initializer_list<std::size_t> sizes) {
+  using namespace gpusort_test;
+  for (std::size_t n : sizes)
+    for (auto dir : both_orders) {
+      const sort_case c{gpusort::harness::dist::uniform, n, dir, 0, -1, 77 + n};
+      GPUSORT_CASE(run_keys<K>(algo, c));
+      GPUSORT_CASE(run_pairs<K>(algo, c));
+    }
+}
+
+constexpr gpusort::algorithm all[] = {
+    gpusort::algorithm::odd_even,        gpusort::algorithm::bitonic,        gpusort::algorithm::merge_recursive,
+    gpusort::algorithm::merge_bottom_up, gpusort::algorithm::merge_path,     gpusort::algorithm::radix_split,
+    gpusort::algorithm::radix_tile,      gpusort::algorithm::radix_onesweep,
+};
+
+TEST_F(GpuSanitize, U32) {
+  for (auto a : all) GPUSORT_CASE(smoke<std::uint32_t>(a, {1000, 20001, 70001}));
+}
+TEST_F(GpuSanitize, F64) {
+  for (auto a : all) GPUSORT_CASE(smoke<double>(a, {3001, 40001}));
+}
+TEST_F(GpuSanitize, U8) {
+  for (auto a : all) GPUSORT_CASE(smoke<std::uint8_t>(a, {5000}));
+}
+
+}  // namespace

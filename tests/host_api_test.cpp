@@ -1,0 +1,131 @@
+// Host suite: the host-memory API on the CPU path (gpusort::sort_cpu),
+// which is stable, so every result must equal the harness's stable
+// reference bit for bit; and gpusort::sort's choice of backend.
+#include "harness/harness.hpp"
+#include "key_types.hpp"
+#include "values.hpp"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <span>
+
+namespace {
+
+using namespace gpusort_test;
+using gpusort::harness::dist;
+namespace h = gpusort::harness;
+
+template <class K> class HostCpuSort : public ::testing::Test {};
+TYPED_TEST_SUITE(HostCpuSort, key_types, key_name);
+
+const dist cpu_dists[] = {dist::uniform,  dist::sorted,     dist::reverse,    dist::equal,
+                          dist::few_unique, dist::zipf,     dist::organ_pipe, dist::sample_killer,
+                          dist::float_special};
+const std::size_t cpu_sizes[] = {0, 1, 2, 3, 1000, 4097, 100003};
+
+std::string label(dist d, std::size_t n, const gpusort::options& o) {
+  return std::string(h::to_string(d)) + " n=" + std::to_string(n) + " " + name(o.direction) + " bits [" +
+         std::to_string(o.begin_bit) + "," + std::to_string(o.end_bit) + ")";
+}
+
+// Every (dist, size, direction) with all bits, and the partial bit ranges
+// on a few of them.
+template <class K, class F> void for_cpu_cases(F run) {
+  for (dist d : cpu_dists)
+    for (std::size_t n : cpu_sizes)
+      for (auto dir : {gpusort::order::ascending, gpusort::order::descending})
+        for (auto [b, e] : bit_ranges<K>()) {
+          const bool partial = !(b == 0 && e == -1);
+          if (partial && !(d == dist::uniform || d == dist::float_special || d == dist::few_unique)) continue;
+          if (partial && (n == 4097 || n == 3)) continue;
+          run(d, n, make_options(dir, b, e));
+        }
+}
+
+TYPED_TEST(HostCpuSort, KeysMatchStableReference) {
+  using K = TypeParam;
+  for_cpu_cases<K>([](dist d, std::size_t n, const gpusort::options& opt) {
+    const auto in = h::generate<K>(d, n, 77 + n);
+    auto out = in;
+    EXPECT_EQ(gpusort::sort_cpu(std::span<K>(out), opt), gpusort::backend::cpu_parallel);
+    ASSERT_TRUE(same_bits(out, h::reference_sort(in, opt))) << label(d, n, opt);
+  });
+}
+
+template <class K, class I> void check_cpu_pairs(dist d, std::size_t n, const gpusort::options& opt) {
+  const auto in = h::generate<K>(d, n, 99 + n);
+  auto keys = in;
+  std::vector<I> idx(n);
+  std::iota(idx.begin(), idx.end(), I(0));
+  EXPECT_EQ(gpusort::sort_cpu(std::span<K>(keys), std::span<I>(idx), opt), gpusort::backend::cpu_parallel);
+  ASSERT_TRUE(same_bits(keys, h::reference_sort(in, opt))) << label(d, n, opt);
+  const auto c = h::verify_pairs(in.data(), keys.data(), idx.data(), n, opt, true);
+  ASSERT_TRUE(c.ok) << label(d, n, opt) << ": " << c.message;
+}
+
+TYPED_TEST(HostCpuSort, PairsMatchStableReference) {
+  using K = TypeParam;
+  for_cpu_cases<K>([](dist d, std::size_t n, const gpusort::options& opt) {
+    check_cpu_pairs<K, std::uint32_t>(d, n, opt);
+    if (n == 1000) check_cpu_pairs<K, std::uint64_t>(d, n, opt);
+  });
+}
+
+// gpusort::sort runs on the CPU exactly when no GPU is present.
+TYPED_TEST(HostCpuSort, SortChoosesBackend) {
+  using K = TypeParam;
+  const auto opt = make_options(gpusort::order::ascending);
+  const auto in = h::generate<K>(dist::uniform, 5000, 1);
+  auto out = in;
+  const auto used = gpusort::sort(std::span<K>(out), opt);
+  EXPECT_EQ(used, gpusort::gpu_available() ? gpusort::backend::gpu : gpusort::backend::cpu_parallel);
+  const auto c = h::verify_keys(in.data(), out.data(), in.size(), opt, used == gpusort::backend::cpu_parallel);
+  EXPECT_TRUE(c.ok) << c.message;
+}
+
+// Every value width, including widths that are not powers of two.
+template <class V> void check_cpu_values(std::size_t n, gpusort::order dir) {
+  const auto opt = make_options(dir);
+  const auto in = h::generate<std::uint32_t>(dist::few_unique, n, 5);
+  auto keys = in;
+  auto vals = make_values<V>(n);
+  gpusort::sort_cpu(std::span<std::uint32_t>(keys), std::span<V>(vals), opt);
+  std::vector<std::uint32_t> idx(n);
+  std::iota(idx.begin(), idx.end(), 0u);
+  const auto ord = gpusort::detail::key_order<std::uint32_t>(dir == gpusort::order::descending, 0, 32);
+  std::stable_sort(idx.begin(), idx.end(), [&](auto a, auto b) { return ord.less(in[a], in[b]); });
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(keys[i], in[idx[i]]) << "sizeof(V)=" << sizeof(V) << " at " << i;
+    ASSERT_TRUE(same_value(vals[i], make_value<V>(idx[i]))) << "sizeof(V)=" << sizeof(V) << " at " << i;
+  }
+}
+
+TEST(HostCpuSortValues, EveryWidth) {
+  for (std::size_t n : {std::size_t(1), std::size_t(777), std::size_t(70001)})
+    for (auto dir : {gpusort::order::ascending, gpusort::order::descending}) {
+      check_cpu_values<std::uint8_t>(n, dir);
+      check_cpu_values<std::uint16_t>(n, dir);
+      check_cpu_values<value3>(n, dir);
+      check_cpu_values<std::uint32_t>(n, dir);
+      check_cpu_values<std::uint64_t>(n, dir);
+      check_cpu_values<value12>(n, dir);
+      check_cpu_values<value16>(n, dir);
+    }
+}
+
+TEST(HostApi, Names) {
+  EXPECT_FALSE(gpusort::to_string(gpusort::backend::gpu).empty());
+  EXPECT_NE(gpusort::to_string(gpusort::backend::gpu), gpusort::to_string(gpusort::backend::cpu_parallel));
+  for (auto a : {gpusort::algorithm::odd_even, gpusort::algorithm::bitonic, gpusort::algorithm::automatic}) {
+    gpusort::algorithm back{};
+    ASSERT_TRUE(gpusort::parse_algorithm(gpusort::to_string(a), back)) << gpusort::to_string(a);
+    EXPECT_EQ(back, a);
+  }
+  gpusort::algorithm a{};
+  EXPECT_FALSE(gpusort::parse_algorithm("no_such_sort", a));
+  EXPECT_TRUE(gpusort::is_stable(gpusort::algorithm::odd_even));
+  EXPECT_FALSE(gpusort::is_stable(gpusort::algorithm::bitonic));
+}
+
+}  // namespace
