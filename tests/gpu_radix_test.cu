@@ -8,6 +8,7 @@
 //                   path), odd pass counts in place, and a sort over more
 //                   than one 2^28-key portion.
 #include "gpu_suite.cuh"
+#include "radix/digit.cuh"
 #include "radix/onesweep_tuning.cuh"
 
 #include <numeric>
@@ -198,6 +199,89 @@ TYPED_TEST_SUITE(GpuRadixOnesweepEdges, t::key_types, t::key_name);
 TYPED_TEST(GpuRadixOnesweepEdges, PathAndTileEdges) { test_onesweep_edges<TypeParam>(); }
 TYPED_TEST(GpuRadixOnesweepEdges, PassSkipping) { test_onesweep_skipping<TypeParam>(); }
 TYPED_TEST(GpuRadixOnesweepEdges, OddPassesInPlace) { test_onesweep_odd_passes<TypeParam>(); }
+
+// Digits as the kernels extract them *on the device*: digit_map::of made in
+// device code (block_sort: radix_tile and onesweep's small path) and the
+// histogram's ordered() + from_ordered(). Glued together they must be the
+// host's key_order::rank, for many bit ranges (begin_bit and widths not
+// multiples of 8). The first H200 run sorted partial ranges by bits above
+// end_bit because std::popcount compiled to nothing in device code; the host
+// suite (RadixDigits) cannot see that.
+namespace rx = gpusort::detail::radix;
+
+template <class K>
+__global__ void device_digits_kernel(const gpusort::detail::key_order<K>* ords,
+                                     const typename gpusort::detail::key_traits<K>::bits* raw, int n, int radix_bits,
+                                     int max_passes, unsigned* digits, unsigned* hist_digits, int* passes) {
+  const int o = blockIdx.x;
+  const auto ord = ords[o];
+  const int np = rx::pass_count(ord, radix_bits);
+  if (threadIdx.x == 0) passes[o] = np;
+  const auto first = rx::digit_map<K>::of(ord, radix_bits, 0);
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    for (int p = 0; p < np && p < max_passes; ++p) {
+      const auto d = rx::digit_map<K>::of(ord, radix_bits, p);
+      const std::size_t at = (std::size_t(o) * n + i) * max_passes + p;
+      digits[at] = d(raw[i]);
+      hist_digits[at] = d.from_ordered(first.ordered(raw[i]));
+    }
+}
+
+template <class K> void test_device_digits() {
+  using traits = gpusort::detail::key_traits<K>;
+  using bits = typename traits::bits;
+  using order = gpusort::detail::key_order<K>;
+  constexpr int w = traits::width;
+  std::vector<order> ords;
+  std::vector<std::pair<int, int>> ranges;
+  for (int b = 0; b < w; ++b)
+    for (int e = b + 1; e <= w; ++e)
+      if (w <= 16 || b % 7 == 0 || e % 7 == 0 || e == w || e - b < 10) ranges.push_back({b, e});
+  for (auto [b, e] : ranges)
+    for (int desc = 0; desc < 2; ++desc) ords.push_back(order(desc != 0, b, e));
+  std::vector<bits> raw = {bits(0), bits(~bits(0)), traits::untwiddle(order::minus_zero),
+                           traits::untwiddle(order::plus_zero)};
+  std::uint64_t s = 77;
+  while (raw.size() < 64) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    raw.push_back(bits(s ^ (s >> 29)));
+  }
+  const int n = int(raw.size());
+  for (int radix_bits : {1, 8}) {
+    const int max_passes = (w + radix_bits - 1) / radix_bits;
+    const std::size_t words = ords.size() * n * max_passes;
+    t::device_buffer<order> d_ords(ords);
+    t::device_buffer<bits> d_raw(raw);
+    t::device_buffer<unsigned> d_digits(words), d_hist(words);
+    t::device_buffer<int> d_passes(ords.size());
+    device_digits_kernel<K><<<unsigned(ords.size()), 128>>>(d_ords.data(), d_raw.data(), n, radix_bits, max_passes,
+                                                           d_digits.data(), d_hist.data(), d_passes.data());
+    t::device_sync();
+    const auto digits = d_digits.download(), hist = d_hist.download();
+    const auto passes = d_passes.download();
+    for (std::size_t o = 0; o < ords.size(); ++o) {
+      const auto [b, e] = ranges[o / 2];
+      const std::string what = std::string(gpusort::detail::key_info<K>::name) + " bits=[" + std::to_string(b) +
+                               "," + std::to_string(e) + ")" + (o % 2 ? " descending" : " ascending") +
+                               " radix=" + std::to_string(radix_bits);
+      ASSERT_EQ(passes[o], (e - b + radix_bits - 1) / radix_bits) << what << ": device pass count";
+      for (int i = 0; i < n; ++i) {
+        std::uint64_t glued = 0, glued_hist = 0;
+        for (int p = 0; p < passes[o]; ++p) {
+          glued |= std::uint64_t(digits[(o * n + i) * max_passes + p]) << (radix_bits * p);
+          glued_hist |= std::uint64_t(hist[(o * n + i) * max_passes + p]) << (radix_bits * p);
+        }
+        const std::uint64_t want = ords[o].rank(traits::twiddle(raw[i]));
+        ASSERT_EQ(glued, want) << what << " raw=" << std::uint64_t(raw[i]) << ": device digits";
+        ASSERT_EQ(glued_hist, want) << what << " raw=" << std::uint64_t(raw[i]) << ": device histogram digits";
+      }
+    }
+  }
+}
+
+template <class K> class GpuRadixDigits : public t::gpu_test {};
+TYPED_TEST_SUITE(GpuRadixDigits, t::key_types, t::key_name);
+TYPED_TEST(GpuRadixDigits, DeviceDigitsGlueToRank) { test_device_digits<TypeParam>(); }
 
 // Two portions with constant digits, in place: skipped passes and the copy
 // run portion by portion.

@@ -5,7 +5,8 @@
 //   TileMerge      the chunking of radix_tile's merge levels, emulated with
 //                  the library's merge_path: chunks tile each pair exactly
 //                  and the result is the stable merge
-//   Digits         digit_map against key_order::rank for every key type
+//   Digits         digit_map against key_order::rank for every key type and
+//                  every bit range, as each kernel extracts them
 #include "key_types.hpp"
 #include "merge/merge_path.cuh"
 #include "radix/digit.cuh"
@@ -128,6 +129,69 @@ TEST(RadixTileMerge, ChunksMergeStably) {
       }
 }
 
+// Every bit range [b, e) of the key (begin_bit not a multiple of 8, widths
+// not a multiple of 8, one bit, the whole key), both orders, digits of 1 and
+// 8 bits, extracted both ways the kernels do: digit_map::of(...)(raw) (block
+// sort, onesweep passes, split) and pass 0's ordered() followed by pass p's
+// from_ordered() (the onesweep histogram). Glued together they must be
+// key_order::rank; the last digit is clipped at end_bit (a wider mask lets
+// bits above end_bit take part: the H200 failures of BitRanges) and pads
+// rank last in every digit. The device side of the same extraction is
+// checked by GpuRadixDigits (gpu_radix_test.cu): a host-only test cannot see
+// device code generation (std::popcount compiled to nothing there).
+template <class K> void check_digits_every_range() {
+  using traits = gpusort::detail::key_traits<K>;
+  using bits = typename traits::bits;
+  using order = gpusort::detail::key_order<K>;
+  std::mt19937_64 rng(13);
+  const int w = traits::width;
+  std::vector<bits> keys = {bits(0), bits(~bits(0)), traits::untwiddle(order::minus_zero),
+                            traits::untwiddle(order::plus_zero), traits::sign, bits(traits::sign - 1)};
+  while (keys.size() < 64) keys.push_back(bits(rng()));
+  for (int b = 0; b < w; ++b)
+    for (int e = b + 1; e <= w; ++e)
+      for (int desc = 0; desc < 2; ++desc) {
+        const order ord(desc != 0, b, e);
+        ASSERT_EQ(rx::range_bits(ord), e - b) << "bits=[" << b << "," << e << ")";
+        for (int radix_bits : {1, 8}) {
+          const int passes = rx::pass_count(ord, radix_bits);
+          ASSERT_EQ(passes, (e - b + radix_bits - 1) / radix_bits);
+          const auto first = rx::digit_map<K>::of(ord, radix_bits, 0);
+          for (int p = 0; p < passes; ++p) {
+            const auto d = rx::digit_map<K>::of(ord, radix_bits, p);
+            const int width = std::min(radix_bits, e - b - radix_bits * p);
+            ASSERT_EQ(d.mask, (1u << width) - 1)
+                << "bits=[" << b << "," << e << ") radix=" << radix_bits << " pass " << p << ": digit mask";
+            ASSERT_EQ(d.shift, unsigned(b + radix_bits * p));
+            ASSERT_EQ(d(rx::pad_bits(ord)), d.mask) << "pads rank last";
+          }
+          for (bits raw : keys) {
+            std::uint64_t glued = 0, glued_hist = 0;
+            for (int p = 0; p < passes; ++p) {
+              const auto d = rx::digit_map<K>::of(ord, radix_bits, p);
+              glued |= std::uint64_t(d(raw)) << (radix_bits * p);
+              glued_hist |= std::uint64_t(d.from_ordered(first.ordered(raw))) << (radix_bits * p);
+            }
+            const std::uint64_t want = ord.rank(traits::twiddle(raw));
+            ASSERT_EQ(glued, want) << "desc=" << desc << " bits=[" << b << "," << e << ") radix=" << radix_bits
+                                   << " raw=" << std::uint64_t(raw);
+            ASSERT_EQ(glued_hist, want) << "histogram digits: desc=" << desc << " bits=[" << b << "," << e
+                                        << ") radix=" << radix_bits << " raw=" << std::uint64_t(raw);
+          }
+        }
+      }
+}
+
+TEST(RadixDigitsPopcount, MatchesLoop) {
+  std::mt19937_64 rng(3);
+  for (int t = 0; t < 1000; ++t) {
+    const std::uint64_t x = t < 65 ? (t == 64 ? ~0ull : (1ull << t) - 1) : rng();
+    int c = 0;
+    for (int i = 0; i < 64; ++i) c += int((x >> i) & 1u);
+    ASSERT_EQ(rx::popcount64(x), c) << x;
+  }
+}
+
 // The digits of every pass put together are key_order::rank.
 template <class K> void check_digits() {
   using traits = gpusort::detail::key_traits<K>;
@@ -163,5 +227,6 @@ template <class K> void check_digits() {
 template <class K> class RadixDigits : public ::testing::Test {};
 TYPED_TEST_SUITE(RadixDigits, gpusort_test::key_types, gpusort_test::key_name);
 TYPED_TEST(RadixDigits, GlueToRank) { check_digits<TypeParam>(); }
+TYPED_TEST(RadixDigits, EveryBitRange) { check_digits_every_range<TypeParam>(); }
 
 }  // namespace

@@ -2,8 +2,16 @@
 # source tree SRC, run on every build by the gpusort_cli_commit target.
 # The file is rewritten only when its text changes, so an unchanged commit
 # recompiles nothing. Outside a git checkout (or without git) the commit is
-# "unknown"; uncommitted changes to tracked files add "-dirty".
+# "unknown"; uncommitted changes to tracked files add "-dirty". A copy of
+# the tree without .git (e.g. on a lent GPU machine) may carry the commit in
+# a file .gpusort-commit at its root.
 set(hash "unknown")
+if(EXISTS "${SRC}/.gpusort-commit")
+  file(STRINGS "${SRC}/.gpusort-commit" carried LIMIT_COUNT 1)
+  if(carried)
+    set(hash "${carried}")
+  endif()
+endif()
 if(GIT AND EXISTS "${GIT}")
   execute_process(COMMAND "${GIT}" -C "${SRC}" rev-parse --short=12 HEAD
     OUTPUT_VARIABLE out RESULT_VARIABLE rc ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)

@@ -49,8 +49,8 @@ __device__ __forceinline__ int merge_slice(const Less& less, const T* ak, const 
   smem_run<T> a{ak}, b{bk};
   unsigned ia = unsigned(merge_path(a, na, b, nb, diag, less));
   int produced = 0;
-  serial_merge<ITEMS>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i) {
-    k[r] = from_a ? ak[i] : bk[i];
+  serial_merge<ITEMS>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i, const T& key) {
+    k[r] = key;
     if constexpr (!is_no_value<P>) v[r] = from_a ? av[i] : bv[i];
     produced = r + 1;
   });

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #define GPUSORT_MERGE_HD __host__ __device__ __forceinline__
@@ -35,20 +36,32 @@ GPUSORT_MERGE_HD std::size_t merge_path(ItA a, std::size_t na, ItB b, std::size_
 }
 
 // Serial stable merge of up to COUNT outputs from a[ia..na) and b[ib..nb):
-// emit(k, from_a, index) receives output k (a compile-time constant once the
-// loop unrolls, so emit may fill a register array) with its source index.
-// Stops early when both inputs run out.
+// emit(k, from_a, index, key) receives output k (a compile-time constant
+// once the loop unrolls, so emit may fill a register array), its source
+// index and its key. The two head keys stay in registers, so each output
+// costs one read. Stops early when both inputs run out.
 template <int COUNT, class ItA, class ItB, class Less, class Emit>
 GPUSORT_MERGE_HD void serial_merge(ItA a, std::size_t ia, std::size_t na, ItB b, std::size_t ib, std::size_t nb,
                                    Less less, Emit emit) {
+  using TA = std::remove_cv_t<std::remove_reference_t<decltype(a[0])>>;
+  using TB = std::remove_cv_t<std::remove_reference_t<decltype(b[0])>>;
+  TA ka{};
+  TB kb{};
+  if (ia < na) ka = a[ia];
+  if (ib < nb) kb = b[ib];
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
   for (int k = 0; k < COUNT; ++k) {
     if (ia >= na && ib >= nb) break;
-    bool take_a = ib >= nb || (ia < na && !less(b[ib], a[ia]));
-    if (take_a) emit(k, true, ia++);
-    else emit(k, false, ib++);
+    bool take_a = ib >= nb || (ia < na && !less(kb, ka));
+    if (take_a) {
+      emit(k, true, ia, ka);
+      if (++ia < na) ka = a[ia];
+    } else {
+      emit(k, false, ib, kb);
+      if (++ib < nb) kb = b[ib];
+    }
   }
 }
 

@@ -33,7 +33,7 @@ __global__ void one_merge_kernel(const K* ka, const P* va, std::size_t na, const
   if (diag >= na + nb) return;
   global_run<Adapter, K> a{ka}, b{kb};
   std::size_t ia = merge_path(a, na, b, nb, diag, less);
-  serial_merge<ITEMS>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i) {
+  serial_merge<ITEMS>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i, const auto&) {
     kout[diag + r] = from_a ? ka[i] : kb[i];
     if constexpr (!is_no_value<P>) vout[diag + r] = from_a ? va[i] : vb[i];
   });

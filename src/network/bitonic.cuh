@@ -29,19 +29,19 @@ template <class U, class P> struct tuning {
   static constexpr int tile_log2 = element <= 8 ? 13 : 12;
   static constexpr int tile = 1 << tile_log2;
   static constexpr int block_threads = tile >> items_log2;
+  // blocks per SM the register budget must allow: two for 4-byte keys (a
+  // barrier then never idles a whole SM), one where pairs need the registers
+  static constexpr int block_min_blocks = element <= 4 ? 2 : 1;
   static constexpr int global_threads = 256;
+  static constexpr int global_min_blocks = element <= 4 ? 4 : 2;  // per SM: loads in flight
   static constexpr std::size_t shared_bytes = shared_tile<U, P>::bytes(tile);
 };
 
 // Stages 1..M on the 2^M contiguous elements of one thread, in registers.
-template <int M, bool CHECK, class K, class U, class P>
-__device__ __forceinline__ void sort_registers(const key_order<K>& ord, unsigned base, unsigned n,
-                                               U (&k)[1 << M], P (&v)[1 << M]) {
+template <int M, class Ord, class U, class P>
+__device__ __forceinline__ void sort_registers(const Ord& ord, U (&k)[1 << M], P (&v)[1 << M]) {
   constexpr int R = 1 << M;
-  auto cx = [&](int lower, int higher) {
-    if (CHECK && base + higher >= n) return;
-    compare_exchange(ord, k[lower], k[higher], v[lower], v[higher]);
-  };
+  auto cx = [&](int lower, int higher) { compare_exchange(ord, k[lower], k[higher], v[lower], v[higher]); };
 #pragma unroll
   for (int ks = 1; ks <= M; ++ks) {
 #pragma unroll
@@ -61,8 +61,8 @@ __device__ __forceinline__ void sort_registers(const key_order<K>& ord, unsigned
 // Runs the fused passes of stages [ks_begin, ks_end) over stride bits
 // >= lo_end (first = include each stage's mirror step) on a shared tile of
 // `valid` elements, whose network spans 2^log_net.
-template <class T, class K, class U, class P>
-__device__ __forceinline__ void tile_passes(const key_order<K>& ord, const shared_tile<U, P>& t, int valid,
+template <class T, class Ord, class U, class P>
+__device__ __forceinline__ void tile_passes(const Ord& ord, const shared_tile<U, P>& t, int valid,
                                             int log_net, int ks, bool first) {
   int bit = ks - 1;
   while (bit >= 0) {
@@ -78,9 +78,9 @@ __device__ __forceinline__ void tile_passes(const key_order<K>& ord, const share
 }
 
 // 1. Sorts each tile of src into dst; log_net = log2 of the tile's network.
-template <class T, class K, class P>
-__global__ void __launch_bounds__(T::block_threads)
-block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, key_order<K> ord, int log_net) {
+template <class T, class K, class P, class Ord>
+__global__ void __launch_bounds__(T::block_threads, T::block_min_blocks)
+block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Ord ord, int log_net) {
   using U = typename key_traits<K>::bits;
   constexpr int M = T::items_log2;
   extern __shared__ uint4 smem[];
@@ -88,7 +88,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, k
   for (std::size_t tile = blockIdx.x; tile * T::tile < n; tile += gridDim.x) {
     std::size_t base = tile * T::tile;
     int valid = int(n - base < std::size_t(T::tile) ? n - base : std::size_t(T::tile));
-    load_tile<T::block_threads>(kin, vin, base, valid, t);
+    load_tile<T::block_threads>(kin, vin, base, valid, t, ord);
     __syncthreads();
     // registers: stages 1..M on each thread's contiguous 2^M elements
     {
@@ -97,10 +97,11 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, k
         U k[1 << M];
         P v[1 << M];
 #pragma unroll
-        for (int r = 0; r < (1 << M); ++r)
+        for (int r = 0; r < (1 << M); ++r) {
           if (first + r < unsigned(valid)) t.load(first + r, k[r], v[r]);
-        if (first + (1 << M) <= unsigned(valid)) sort_registers<M, false>(ord, first, unsigned(valid), k, v);
-        else sort_registers<M, true>(ord, first, unsigned(valid), k, v);
+          else k[r] = ord.pad();
+        }
+        sort_registers<M>(ord, k, v);
 #pragma unroll
         for (int r = 0; r < (1 << M); ++r)
           if (first + r < unsigned(valid)) t.store(first + r, k[r], v[r]);
@@ -109,63 +110,58 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, k
     __syncthreads();
     // shared memory: the remaining stages of the tile
     for (int ks = M + 1; ks <= log_net; ++ks) tile_passes<T>(ord, t, valid, log_net, ks, true);
-    store_tile<T::block_threads>(t, valid, kout, vout, base);
+    store_tile<T::block_threads>(t, valid, kout, vout, base, ord);
     __syncthreads();
   }
 }
 
 // 2a. Up to M strides >= tile of one stage, in place in global memory.
-template <class T, int M, shape S, class K, class P>
-__global__ void __launch_bounds__(T::global_threads)
-global_pass_kernel(K* keys, P* vals, std::size_t n, key_order<K> ord, int lo, std::size_t items) {
-  global_array<K, P> mem{keys, vals};
+template <class T, int M, shape S, class K, class P, class Ord>
+__global__ void __launch_bounds__(T::global_threads, T::global_min_blocks)
+global_pass_kernel(K* keys, P* vals, std::size_t n, Ord ord, int lo, std::size_t items) {
+  global_array<K, P, Ord> mem{keys, vals, ord};
   std::size_t stride = std::size_t(gridDim.x) * T::global_threads;
   for (std::size_t w = std::size_t(blockIdx.x) * T::global_threads + threadIdx.x; w < items; w += stride)
     run_item<M, S>(ord, mem, lo, w, n);
 }
 
 // 2b. The strides < tile of one stage (its half steps), per tile.
-template <class T, class K, class P>
-__global__ void __launch_bounds__(T::block_threads)
-tile_merge_kernel(K* keys, P* vals, std::size_t n, key_order<K> ord) {
+template <class T, class K, class P, class Ord>
+__global__ void __launch_bounds__(T::block_threads, T::block_min_blocks)
+tile_merge_kernel(K* keys, P* vals, std::size_t n, Ord ord) {
   using U = typename key_traits<K>::bits;
   extern __shared__ uint4 smem[];
   auto t = shared_tile<U, P>::carve(smem, T::tile);
   for (std::size_t tile = blockIdx.x; tile * T::tile < n; tile += gridDim.x) {
     std::size_t base = tile * T::tile;
     int valid = int(n - base < std::size_t(T::tile) ? n - base : std::size_t(T::tile));
-    load_tile<T::block_threads>(keys, vals, base, valid, t);
+    load_tile<T::block_threads>(keys, vals, base, valid, t, ord);
     __syncthreads();
     tile_passes<T>(ord, t, valid, T::tile_log2, T::tile_log2, false);  // half steps, bits tile_log2-1..0
-    store_tile<T::block_threads>(t, valid, keys, vals, base);
+    store_tile<T::block_threads>(t, valid, keys, vals, base, ord);
     __syncthreads();
   }
 }
 
 template <class K, class P> std::size_t temp_bytes(const sort_problem<K, P>&) { return 0; }
 
-template <class K, class P> void sort(const sort_problem<K, P>& p, void* /*temp*/) {
+template <class K, class P, class Ord> void sort_with(const sort_problem<K, P>& p, const Ord& ord) {
   using U = typename key_traits<K>::bits;
   using T = tuning<U, P>;
   const call_context& ctx = *p.ctx;
-  if (p.n == 0) return;
-  if (p.n == 1) {
-    copy_to_output(ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, p.stream);
-    return;
-  }
   const int log_n2 = ceil_log2(p.n);
   const int log_net = log_n2 < T::tile_log2 ? (log_n2 > T::items_log2 ? log_n2 : T::items_log2) : T::tile_log2;
   const std::size_t tiles = (p.n + T::tile - 1) / T::tile;
   const unsigned grid = grid_for(tiles, 1);
 
-  auto block = block_sort_kernel<T, K, P>;
+  auto block = block_sort_kernel<T, K, P, Ord>;
   allow_shared_memory(ctx, block, T::shared_bytes, "cudaFuncSetAttribute(bitonic block sort)");
   block<<<grid, T::block_threads, T::shared_bytes, p.stream>>>(p.keys_in, p.keys_out, p.vals_in, p.vals_out,
-                                                               p.n, p.ord, log_net);
+                                                               p.n, ord, log_net);
   ctx.check_launch("bitonic block sort");
   if (log_n2 <= T::tile_log2) return;
 
-  auto merge = tile_merge_kernel<T, K, P>;
+  auto merge = tile_merge_kernel<T, K, P, Ord>;
   allow_shared_memory(ctx, merge, T::shared_bytes, "cudaFuncSetAttribute(bitonic tile merge)");
   for (int ks = T::tile_log2 + 1; ks <= log_n2; ++ks) {
     bool first = true;
@@ -174,15 +170,21 @@ template <class K, class P> void sort(const sort_problem<K, P>& p, void* /*temp*
       std::size_t items = pass_items(log_n2, ps.m);
       with_pass<T::items_log2>(ps, [&]<int M, shape S>() {
         global_pass_kernel<T, M, S><<<grid_for(items, T::global_threads), T::global_threads, 0, p.stream>>>(
-            p.keys_out, p.vals_out, p.n, p.ord, ps.lo, items);
+            p.keys_out, p.vals_out, p.n, ord, ps.lo, items);
       });
       ctx.check_launch("bitonic global pass");
       bit = ps.lo - 1;
       first = false;
     }
-    merge<<<grid, T::block_threads, T::shared_bytes, p.stream>>>(p.keys_out, p.vals_out, p.n, p.ord);
+    merge<<<grid, T::block_threads, T::shared_bytes, p.stream>>>(p.keys_out, p.vals_out, p.n, ord);
     ctx.check_launch("bitonic tile merge");
   }
+}
+
+template <class K, class P> void sort(const sort_problem<K, P>& p, void* /*temp*/) {
+  if (p.n == 0) return;
+  if (p.n == 1) return copy_to_output(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, p.stream);
+  with_order(p.ord, [&](const auto& ord) { sort_with(p, ord); });
 }
 
 }  // namespace gpusort::detail::bitonic

@@ -91,16 +91,11 @@ template <int M, shape S, class Idx> struct item_layout {
   }
 };
 
-// The compare-exchanges of one work item, in registers. CHECK: some index
-// may be >= n (then pairs whose higher index is >= n are skipped).
-template <int M, shape S, bool CHECK, class K, class Idx, class U, class P>
-__device__ __forceinline__ void item_network(const key_order<K>& ord, const item_layout<M, S, Idx>& at, Idx n,
-                                             U (&k)[1 << M], P (&v)[1 << M]) {
+// The compare-exchanges of one work item, in registers.
+template <int M, shape S, class Ord, class U, class P>
+__device__ __forceinline__ void item_network(const Ord& ord, U (&k)[1 << M], P (&v)[1 << M]) {
   constexpr int R = 1 << M;
-  auto cx = [&](int lower, int higher) {
-    if (CHECK && at.index(higher) >= n) return;
-    compare_exchange(ord, k[lower], k[higher], v[lower], v[higher]);
-  };
+  auto cx = [&](int lower, int higher) { compare_exchange(ord, k[lower], k[higher], v[lower], v[higher]); };
   // the stage's mirror step, then its half steps from bit `top` down
   constexpr int top = S == shape::half ? M - 1 : (S == shape::mirror_local ? M - 2 : M - 3);
   if constexpr (S == shape::mirror_local) {
@@ -124,9 +119,9 @@ __device__ __forceinline__ void item_network(const key_order<K>& ord, const item
 }
 
 // One work item end to end: load through `mem`, run, store. Items wholly
-// past n do nothing; items that straddle n check every pair.
-template <int M, shape S, class K, class Mem>
-__device__ __forceinline__ void run_item(const key_order<K>& ord, const Mem& mem, int lo, typename Mem::index w,
+// past n do nothing; indices >= n hold pads.
+template <int M, shape S, class Ord, class Mem>
+__device__ __forceinline__ void run_item(const Ord& ord, const Mem& mem, int lo, typename Mem::index w,
                                          typename Mem::index n) {
   using U = typename Mem::bits;
   using P = typename Mem::payload;
@@ -136,14 +131,14 @@ __device__ __forceinline__ void run_item(const key_order<K>& ord, const Mem& mem
   if (at.first() >= n) return;
   U k[R];
   P v[R];
-  bool full = at.last() < n;
+  const bool full = at.last() < n;
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     Idx i = at.index(r);
     if (full || i < n) mem.load(i, k[r], v[r]);
+    else k[r] = ord.pad();
   }
-  if (full) item_network<M, S, false>(ord, at, n, k, v);
-  else item_network<M, S, true>(ord, at, n, k, v);
+  item_network<M, S>(ord, k, v);
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     Idx i = at.index(r);

@@ -40,9 +40,9 @@ template <class U, class P> struct run_view {
 // Block level: sorts each tile of `valid` elements (padded to the tile with
 // keys that rank last; the pads sit after every real key, so stability
 // keeps them at the end).
-template <class T, class K, class P>
+template <class T, class K, class P, class Ord>
 __global__ void __launch_bounds__(T::threads)
-block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, key_order<K> ord) {
+block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Ord ord) {
   using U = typename key_traits<K>::bits;
   constexpr int I = T::items;
   extern __shared__ uint4 smem[];
@@ -51,7 +51,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, k
   for (std::size_t tile = blockIdx.x; tile * T::tile < n; tile += gridDim.x) {
     std::size_t base = tile * T::tile;
     int valid = int(n - base < std::size_t(T::tile) ? n - base : std::size_t(T::tile));
-    load_tile<T::threads>(kin, vin, base, valid, t);
+    load_tile<T::threads>(kin, vin, base, valid, t, ord);
     for (int i = valid + me; i < T::tile; i += T::threads) t.keys[t.slot(i)] = ord.pad();
     __syncthreads();
     // thread: sort my ITEMS in registers
@@ -91,7 +91,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, k
 #pragma unroll
     for (int r = 0; r < I; ++r) t.store(unsigned(me) * I + r, k[r], v[r]);
     __syncthreads();
-    store_tile<T::threads>(t, valid, kout, vout, base);
+    store_tile<T::threads>(t, valid, kout, vout, base, ord);
     __syncthreads();
   }
 }
@@ -99,9 +99,9 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, k
 // Global level: one round of merge-split between tiles (2i + parity, 2i + 1 +
 // parity). The pair is merged in shared memory with merge path and written
 // back in place: the left tile keeps the smaller tile-full.
-template <class T, class K, class P>
+template <class T, class K, class P, class Ord>
 __global__ void __launch_bounds__(T::threads)
-merge_split_kernel(K* keys, P* vals, std::size_t n, key_order<K> ord, int parity, std::size_t pairs) {
+merge_split_kernel(K* keys, P* vals, std::size_t n, Ord ord, int parity, std::size_t pairs) {
   using U = typename key_traits<K>::bits;
   constexpr int OUT = 2 * T::items;  // outputs per thread
   extern __shared__ uint4 smem[];
@@ -112,7 +112,7 @@ merge_split_kernel(K* keys, P* vals, std::size_t n, key_order<K> ord, int parity
     std::size_t na = T::tile;
     std::size_t nb = n - (base + na) < std::size_t(T::tile) ? n - (base + na) : std::size_t(T::tile);
     int total = int(na + nb);
-    load_tile<T::threads>(keys, vals, base, total, t);
+    load_tile<T::threads>(keys, vals, base, total, t, ord);
     __syncthreads();
     // merge path: my slice of the output starts at diagonal `diag`
     std::size_t diag = std::size_t(threadIdx.x) * OUT;
@@ -122,7 +122,7 @@ merge_split_kernel(K* keys, P* vals, std::size_t n, key_order<K> ord, int parity
     if (diag < std::size_t(total)) {
       run_view<U, P> a{&t, 0}, b{&t, na};
       std::size_t ia = merge_path(a, na, b, nb, diag, less);
-      serial_merge<OUT>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i) {
+      serial_merge<OUT>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i, const auto&) {
         t.load(unsigned(from_a ? i : na + i), k[r], v[r]);
         produced = r + 1;
       });
@@ -132,37 +132,41 @@ merge_split_kernel(K* keys, P* vals, std::size_t n, key_order<K> ord, int parity
     for (int r = 0; r < OUT; ++r)
       if (r < produced) t.store(unsigned(diag) + r, k[r], v[r]);
     __syncthreads();
-    store_tile<T::threads>(t, total, keys, vals, base);
+    store_tile<T::threads>(t, total, keys, vals, base, ord);
     __syncthreads();
   }
 }
 
 template <class K, class P> std::size_t temp_bytes(const sort_problem<K, P>&) { return 0; }
 
-template <class K, class P> void sort(const sort_problem<K, P>& p, void* /*temp*/) {
+template <class K, class P, class Ord> void sort_with(const sort_problem<K, P>& p, const Ord& ord) {
   using U = typename key_traits<K>::bits;
   using T = tuning<U, P>;
   const call_context& ctx = *p.ctx;
-  if (p.n == 0) return;
   const std::size_t tiles = (p.n + T::tile - 1) / T::tile;
 
-  auto block = block_sort_kernel<T, K, P>;
+  auto block = block_sort_kernel<T, K, P, Ord>;
   allow_shared_memory(ctx, block, T::block_shared_bytes, "cudaFuncSetAttribute(odd-even block sort)");
   block<<<grid_for(tiles, 1), T::threads, T::block_shared_bytes, p.stream>>>(p.keys_in, p.keys_out, p.vals_in,
-                                                                           p.vals_out, p.n, p.ord);
+                                                                           p.vals_out, p.n, ord);
   ctx.check_launch("odd-even block sort");
   if (tiles == 1) return;
 
-  auto merge = merge_split_kernel<T, K, P>;
+  auto merge = merge_split_kernel<T, K, P, Ord>;
   allow_shared_memory(ctx, merge, T::merge_shared_bytes, "cudaFuncSetAttribute(odd-even merge-split)");
   for (std::size_t round = 0; round < tiles; ++round) {
     int parity = int(round & 1);
     std::size_t pairs = (tiles - parity) / 2;
     if (pairs == 0) continue;
-    merge<<<grid_for(pairs, 1), T::threads, T::merge_shared_bytes, p.stream>>>(p.keys_out, p.vals_out, p.n, p.ord,
+    merge<<<grid_for(pairs, 1), T::threads, T::merge_shared_bytes, p.stream>>>(p.keys_out, p.vals_out, p.n, ord,
                                                                               parity, pairs);
     ctx.check_launch("odd-even merge-split");
   }
+}
+
+template <class K, class P> void sort(const sort_problem<K, P>& p, void* /*temp*/) {
+  if (p.n == 0) return;
+  with_order(p.ord, [&](const auto& ord) { sort_with(p, ord); });
 }
 
 }  // namespace gpusort::detail::odd_even

@@ -42,41 +42,59 @@ template <class U, class P> struct shared_tile {
   }
 };
 
-template <class K, class P> struct global_array {
-  using traits = key_traits<K>;
-  using bits = typename traits::bits;
+// Ord (key_order or full_order) encodes keys to the carried bits and back.
+template <class K, class P, class Ord> struct global_array {
+  using bits = typename key_traits<K>::bits;
   using payload = P;
   using index = std::size_t;
   K* keys;
   P* vals;
+  Ord ord;
 
   __device__ __forceinline__ void load(std::size_t i, bits& k, P& v) const {
-    k = traits::to_bits(keys[i]);
+    k = ord.encode(keys[i]);
     if constexpr (!is_no_value<P>) v = vals[i];
   }
   __device__ __forceinline__ void store(std::size_t i, bits k, const P& v) const {
-    keys[i] = traits::from_bits(k);
+    keys[i] = ord.decode(k);
     if constexpr (!is_no_value<P>) vals[i] = v;
   }
 };
 
 // Copies elements [base, base + count) of global memory into a shared tile
-// (coalesced, block-strided), twiddling keys; and back.
-template <int THREADS, class K, class P, class U>
+// (coalesced, block-strided), encoding keys; and back.
+template <int THREADS, class K, class P, class U, class Ord>
 __device__ __forceinline__ void load_tile(const K* keys, const P* vals, std::size_t base, int count,
-                                          const shared_tile<U, P>& t) {
+                                          const shared_tile<U, P>& t, const Ord& ord) {
   for (int i = threadIdx.x; i < count; i += THREADS) {
-    t.keys[t.slot(i)] = key_traits<K>::to_bits(keys[base + i]);
+    t.keys[t.slot(i)] = ord.encode(keys[base + i]);
     if constexpr (!is_no_value<P>) t.vals[t.slot(i)] = vals[base + i];
   }
 }
-template <int THREADS, class K, class P, class U>
+template <int THREADS, class K, class P, class U, class Ord>
 __device__ __forceinline__ void store_tile(const shared_tile<U, P>& t, int count, K* keys, P* vals,
-                                           std::size_t base) {
+                                           std::size_t base, const Ord& ord) {
   for (int i = threadIdx.x; i < count; i += THREADS) {
-    keys[base + i] = key_traits<K>::from_bits(t.keys[t.slot(i)]);
+    keys[base + i] = ord.decode(t.keys[t.slot(i)]);
     if constexpr (!is_no_value<P>) vals[base + i] = t.vals[t.slot(i)];
   }
+}
+
+// The same with plain twiddled bits (what key_order carries).
+template <int THREADS, class K, class P, class U>
+__device__ __forceinline__ void load_tile(const K* keys, const P* vals, std::size_t base, int count,
+                                          const shared_tile<U, P>& t) {
+  load_tile<THREADS>(keys, vals, base, count, t, key_order<K>{});
+}
+template <int THREADS, class K, class P, class U>
+__device__ __forceinline__ void store_tile(const shared_tile<U, P>& t, int count, K* keys, P* vals, std::size_t base) {
+  store_tile<THREADS>(t, count, keys, vals, base, key_order<K>{});
+}
+
+// Runs f(order) with the fastest order object equivalent to `ord`.
+template <class K, class F> void with_order(const key_order<K>& ord, F&& f) {
+  if (ord.full_range()) f(full_order<K>(ord));
+  else f(ord);
 }
 
 }  // namespace gpusort::detail

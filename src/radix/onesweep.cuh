@@ -8,8 +8,9 @@
 //                      2. histogram of every pass in one read + scan + plan
 //                         (one launch for n <= fused_max, else two)
 //                      3. one launch per pass and portion (onesweep_pass.cuh)
-// Portions of at most 2^28 keys keep look-back counts in 30 bits; positions
-// are 64-bit, so any n works. Passes whose digit is constant are skipped on
+// Portions of at most 2^28 keys (as few as that allows, of equal size) keep
+// look-back counts in 30 bits; positions are 64-bit, so any n works.
+// Passes whose digit is constant are skipped on
 // the device (onesweep_histogram.cuh), and buffers ping-pong so that the
 // last pass writes the output: no final copy unless no pass is left, or the
 // sort is in place with an odd number of passes. Two look-back tables
@@ -31,6 +32,26 @@
 
 namespace gpusort::detail::radix_onesweep {
 
+// Portions: as few as the 2^28-key cap allows (T::portion), of equal sizes in
+// whole tiles; the last one takes the rest (never empty: with m tiles a cap,
+// count = ceil(tiles / m) gives tiles > (count - 1) * m >= (count - 1) * per).
+// Equal sizes matter: each launch zeroes the next launch's look-back table
+// with its own blocks, so a tiny launch (n = 2^28 used to leave a 4096-key
+// second portion: one block) would zero a 36 MB table on one SM.
+template <class T> struct portion_split {
+  std::size_t count = 0;  // portions
+  std::size_t keys = 0;   // keys of every portion but the last (a whole number of tiles)
+  static portion_split of(std::size_t n) {
+    portion_split s;
+    s.count = (n + T::portion - 1) / T::portion;
+    const std::size_t tiles = (n + T::tile - 1) / T::tile;
+    s.keys = (tiles + s.count - 1) / s.count * std::size_t(T::tile);
+    return s;
+  }
+  std::size_t start(std::size_t q) const { return q * keys; }
+  std::size_t size(std::size_t q, std::size_t n) const { return n - start(q) < keys ? n - start(q) : keys; }
+};
+
 template <class K, class P> struct buffers {
   using T = tuning<typename key_traits<K>::bits, P>;
   int passes = 0, slots = 0;  // slots: passes, plus one for an in-place copy
@@ -48,9 +69,9 @@ template <class K, class P> struct buffers {
     if (p.n <= std::size_t(T::small::tile)) return;
     passes = radix::pass_count(p.ord, T::radix_bits);
     slots = passes + 1;
-    portions = (p.n + T::portion - 1) / T::portion;
-    const std::size_t biggest = p.n < T::portion ? p.n : T::portion;
-    max_tiles = (biggest + T::tile - 1) / T::tile;
+    const auto split = portion_split<T>::of(p.n);
+    portions = split.count;
+    max_tiles = (split.size(0, p.n) + T::tile - 1) / T::tile;  // portion 0 is the biggest
     hist = t.take<unsigned>(std::size_t(passes) * portions * T::bins);
     counters = t.take<unsigned>(std::size_t(slots) * portions);
     lookback[0] = t.take<unsigned>(max_tiles * T::bins);
@@ -92,6 +113,7 @@ template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
 
   temp_layout t(temp);
   const buffers<K, P> b(t, p);
+  const auto split = portion_split<T>::of(p.n);
   const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
   const int slots = passes + (in_place && passes % 2 == 1 ? 1 : 0);
   ctx.check(cudaMemsetAsync(b.hist, 0, b.zero_bytes, p.stream), "cudaMemsetAsync(radix onesweep counters)");
@@ -108,7 +130,7 @@ template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
     const std::size_t wanted = (b.max_tiles * T::tile + per_block - 1) / per_block;
     const std::size_t most = std::size_t(sm_count(ctx)) * T::hist_blocks_per_sm;
     const dim3 grid(unsigned(wanted < most ? wanted : most), unsigned(b.portions));
-    histogram_kernel<T, K><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, digits, b.hist);
+    histogram_kernel<T, K><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, split.keys, digits, b.hist);
     ctx.check_launch("radix onesweep histogram");
     scan_kernel<T><<<1, T::bins, 0, p.stream>>>(b.hist, b.base, passes, b.portions, p.n, b.plan, slots, in_place);
     ctx.check_launch("radix onesweep scan");
@@ -118,11 +140,7 @@ template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
   auto kernel = onesweep_pass_kernel<T, K, P>;
   constexpr std::size_t shared_bytes = pass_shared<T, U, P>::bytes;
   allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix onesweep pass)");
-  auto tiles_of = [&](std::size_t q) {
-    const std::size_t start = q * T::portion;
-    const std::size_t count = p.n - start < T::portion ? p.n - start : T::portion;
-    return (count + T::tile - 1) / T::tile;
-  };
+  auto tiles_of = [&](std::size_t q) { return (split.size(q, p.n) + T::tile - 1) / T::tile; };
   const std::size_t launches = std::size_t(slots) * b.portions;
   for (std::size_t e = 0; e < launches; ++e) {
     const int slot = int(e / b.portions);
@@ -137,8 +155,8 @@ template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
     a.vals_alt = b.vals_alt;
     a.plan = b.plan;
     a.slot = slot;
-    a.portion_start = q * T::portion;
-    a.portion_n = unsigned(p.n - a.portion_start < T::portion ? p.n - a.portion_start : T::portion);
+    a.portion_start = split.start(q);
+    a.portion_n = unsigned(split.size(q, p.n));
     a.base = b.base + (std::size_t(pass) * b.portions + q) * T::bins;
     a.next_base = q + 1 < b.portions ? b.base + (std::size_t(pass) * b.portions + q + 1) * T::bins : nullptr;
     a.lookback = b.lookback[e % 2];

@@ -60,17 +60,19 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
   }
 }
 
-// grid (blocks per portion, portions): hist[pass][portion][digit] += counts.
+// grid (blocks per portion, portions of portion_keys keys, the last one
+// shorter): hist[pass][portion][digit] += counts.
 template <class T, class K>
 __global__ void __launch_bounds__(T::hist_threads)
-histogram_kernel(const K* keys, std::size_t n, pass_digits<K, T::max_passes> d, unsigned* hist) {
+histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_digits<K, T::max_passes> d,
+                 unsigned* hist) {
   __shared__ unsigned counts[T::max_passes * T::bins];
   const int words = d.passes * T::bins;
   for (int i = threadIdx.x; i < words; i += T::hist_threads) counts[i] = 0;
   __syncthreads();
   const std::size_t portion = blockIdx.y, portions = gridDim.y;
-  const std::size_t begin = portion * T::portion;
-  const std::size_t end = n - begin < T::portion ? n : begin + T::portion;
+  const std::size_t begin = portion * portion_keys;
+  const std::size_t end = n - begin < portion_keys ? n : begin + portion_keys;
   constexpr std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
   count_digits<T, K>(reinterpret_cast<const typename key_traits<K>::bits*>(keys), begin + blockIdx.x * per_block,
                      end, per_block * gridDim.x, d, counts, T::hist_threads);

@@ -91,7 +91,7 @@ merge_kernel(const K* ksrc, K* kdst, const P* vsrc, P* vdst, std::size_t n, key_
     if (diag < std::size_t(total)) {
       const tile_view<U, P> a{&t, 0}, b{&t, unsigned(na)};
       const std::size_t ia = merge_path(a, std::size_t(na), b, nb, diag, less);
-      serial_merge<OUT>(a, ia, std::size_t(na), b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i) {
+      serial_merge<OUT>(a, ia, std::size_t(na), b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i, const auto&) {
         t.load(unsigned(from_a ? i : na + i), k[r], v[r]);
         produced = r + 1;
       });

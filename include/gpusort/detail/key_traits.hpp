@@ -130,6 +130,39 @@ template <class K> struct key_order {
   GPUSORT_HD bits pad() const { return bits(~flip); }
   // Rank of a raw key, for host-side references and verification.
   GPUSORT_HD bits key_rank(K k) const { return rank(traits::to_bits(k)); }
+  // What sorts carry: the twiddled bits (bijective, so every pattern returns).
+  GPUSORT_HD bits encode(K k) const { return traits::to_bits(k); }
+  GPUSORT_HD K decode(bits b) const { return traits::from_bits(b); }
+  // Whether every bit takes part (then full_order compares faster).
+  GPUSORT_HD bool full_range() const { return shift == 0 && mask == bits(~bits(0)); }
+};
+
+// The same order as a key_order whose bit range is the whole key, carried
+// pre-inverted for descending sorts (twiddle ^ flip, still bijective), so a
+// comparison is one unsigned compare (plus the -0.0 fold for floats)
+// instead of xor, shift and mask on both sides. Sorts pick it at run time
+// when full_range().
+template <class K> struct full_order {
+  using traits = key_traits<K>;
+  using bits = typename traits::bits;
+  bits flip = 0;
+  bits minus_zero = 0, plus_zero = 0;  // the zeros as carried
+
+  full_order() = default;
+  explicit full_order(const key_order<K>& o)
+      : flip(o.flip), minus_zero(bits(key_order<K>::minus_zero ^ o.flip)), plus_zero(bits(key_order<K>::plus_zero ^ o.flip)) {}
+
+  GPUSORT_HD bits encode(K k) const { return bits(traits::to_bits(k) ^ flip); }
+  GPUSORT_HD K decode(bits c) const { return traits::from_bits(bits(c ^ flip)); }
+  GPUSORT_HD bits rank(bits c) const {
+    if constexpr (traits::is_float) {
+      if (c == minus_zero) c = plus_zero;
+    }
+    return c;
+  }
+  GPUSORT_HD bool less(bits a, bits b) const { return rank(a) < rank(b); }
+  GPUSORT_HD bool operator()(bits a, bits b) const { return less(a, b); }
+  GPUSORT_HD bits pad() const { return bits(~bits(0)); }
 };
 
 }  // namespace gpusort::detail
