@@ -62,17 +62,47 @@ def plot(meta, rows, out_path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    # The default suite's combination (u32 keys only, uniform) first.
-    combos = sorted({(r["key"], r["value"], r["dist"]) for r in rows},
-                    key=lambda c: (c != ("u32", "-", "uniform"), c))
-    if not combos:
+    # The default suite's combination (u32 keys only, uniform) first. A
+    # combination measured at a single n is drawn as bars in one panel per n
+    # (Gkeys/s by algorithm and combination) instead of a one-point line.
+    all_combos = sorted({(r["key"], r["value"], r["dist"]) for r in rows},
+                        key=lambda c: (c != ("u32", "-", "uniform"), c))
+    if not all_combos:
         sys.exit("plot.py: the CSV has no results to plot")
-    cols = min(len(combos), 2)
-    nrows = math.ceil(len(combos) / cols)
+    sizes = {c: {r["n"] for r in rows if (r["key"], r["value"], r["dist"]) == c} for c in all_combos}
+    combos = [c for c in all_combos if len(sizes[c]) > 1]
+    single = [c for c in all_combos if len(sizes[c]) == 1]
+    bar_ns = sorted({next(iter(sizes[c])) for c in single})
+    panels = len(combos) + len(bar_ns)
+    cols = min(panels, 2)
+    nrows = math.ceil(panels / cols)
     fig, axes = plt.subplots(nrows, cols, figsize=(7 * cols, 4.8 * nrows), squeeze=False)
 
     algos = algorithm_order({r["algorithm"] for r in rows})
-    colors = {a: plt.cm.tab10(i % 10) for i, a in enumerate(algos)}
+    markers = "osD^vP*Xh<>p"
+    colors = {a: plt.cm.tab20(i % 20) for i, a in enumerate(algos)}
+    style = {a: markers[i % len(markers)] for i, a in enumerate(algos)}
+    for ax, n in zip(list(axes.flat)[len(combos):], bar_ns):
+        groups = [c for c in single if next(iter(sizes[c])) == n]
+        present = [a for a in algos if any(r["algorithm"] == a and r["n"] == n and
+                                           (r["key"], r["value"], r["dist"]) in groups for r in rows)]
+        width = 0.8 / max(1, len(present))
+        for j, algo in enumerate(present):
+            xs, ys = [], []
+            for i, c in enumerate(groups):
+                hit = [r["gkeys"] for r in rows if r["algorithm"] == algo and r["n"] == n and
+                       (r["key"], r["value"], r["dist"]) == c]
+                if hit:
+                    xs.append(i + j * width)
+                    ys.append(hit[0])
+            ax.bar(xs, ys, width, label=algo, color=colors[algo])
+        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(groups))])
+        ax.set_xticklabels([panel_title(*c).replace(", ", "\n") for c in groups], fontsize=7)
+        ax.set_ylabel("Gkeys/s")
+        ax.set_yscale("log")
+        ax.set_title(f"n = {n:,}")
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+        ax.legend(fontsize=7)
     for ax, (key, value, dist) in zip(axes.flat, combos):
         sel = [r for r in rows if (r["key"], r["value"], r["dist"]) == (key, value, dist)]
         for algo in algos:
@@ -81,7 +111,7 @@ def plot(meta, rows, out_path):
                 continue
             ns = [p[0] for p in pts]
             gk = [p[1] for p in pts]
-            ax.plot(ns, gk, marker="o", markersize=3, label=algo, color=colors[algo],
+            ax.plot(ns, gk, marker=style[algo], markersize=4, label=algo, color=colors[algo],
                     linestyle="--" if algo in PEERS else "-")
             bad = [(n, g) for n, g, ok in pts if not ok]
             if bad:
@@ -95,7 +125,7 @@ def plot(meta, rows, out_path):
         ax.set_title(panel_title(key, value, dist))
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
-    for ax in list(axes.flat)[len(combos):]:
+    for ax in list(axes.flat)[panels:]:
         ax.set_visible(False)
 
     title = f"gpusort bench: {meta.get('device', '?')}, commit {meta.get('commit', '?')}"

@@ -4,4 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
+# Say up front whether the GPU suites will run or skip, and why.
+./build/tests/gpusort_tests --gtest_filter='GpuSanitize.U8' 2>&1 | grep -E '^\[gpusort\]|SKIPPED \]' | head -n 2 || true
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"

@@ -45,7 +45,7 @@ template <class K, class V> struct custom_merge {
       return;
     }
     if (temp_bytes < need) ctx.fail(errc::invalid_argument, "temp_bytes smaller than the query returned");
-    merge::sort<tune, merge::identity_adapter<K>>(ctx, kin, kout, vin, vout, n, less, stream, temp);
+    merge::sort<tune>(ctx, kin, kout, vin, vout, n, merge::custom_order<K, Less>{less}, stream, temp);
   }
 
   template <class Less>

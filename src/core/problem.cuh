@@ -32,4 +32,11 @@ template <class K, class P> struct sort_problem {
   const call_context* ctx = nullptr;
 };
 
+// Runs f(order) with the fastest order object equivalent to `ord`: a sort
+// over all bits compares carried bits directly (full_order).
+template <class K, class F> void with_order(const key_order<K>& ord, F&& f) {
+  if (ord.full_range()) f(full_order<K>(ord));
+  else f(ord);
+}
+
 }  // namespace gpusort::detail

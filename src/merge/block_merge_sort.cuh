@@ -71,7 +71,7 @@ __device__ __forceinline__ void block_merge_sort(const Less& less, T (&k)[ITEMS]
   thread_sort_partial(less, k, v, mine);
   // stage 2: rounds of pairwise merges in shared memory
   int produced = mine;
-  for (unsigned width = ITEMS; width < unsigned(THREADS * ITEMS); width *= 2) {
+  auto publish = [&] {  // my run (or merged slice) back to shared memory
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r)
       if (r < produced) {
@@ -79,6 +79,9 @@ __device__ __forceinline__ void block_merge_sort(const Less& less, T (&k)[ITEMS]
         if constexpr (!is_no_value<P>) s.vals[start + r] = v[r];
       }
     __syncthreads();
+  };
+  for (unsigned width = ITEMS; width < unsigned(THREADS * ITEMS); width *= 2) {
+    publish();
     unsigned pair = start / (2 * width) * (2 * width);
     unsigned a0 = pair < unsigned(valid) ? pair : unsigned(valid);
     unsigned a1 = pair + width < unsigned(valid) ? pair + width : unsigned(valid);
@@ -87,13 +90,7 @@ __device__ __forceinline__ void block_merge_sort(const Less& less, T (&k)[ITEMS]
                                   s.vals + (is_no_value<P> ? 0 : a1), b1 - a1, start - pair, k, v);
     __syncthreads();
   }
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r)
-    if (r < produced) {
-      s.keys[start + r] = k[r];
-      if constexpr (!is_no_value<P>) s.vals[start + r] = v[r];
-    }
-  __syncthreads();
+  publish();
 }
 
 }  // namespace gpusort::detail::merge

@@ -1,7 +1,7 @@
 // The merge family behind gpusort::algorithm::{merge_recursive,
 // merge_bottom_up, merge_path} for the library's key types: keys are carried
 // as twiddled bits and compared by key_order (CUB's order, descending, bit
-// ranges). Custom key types with a comparator use the same kernels through
+// ranges), or by full_order when every bit takes part. Custom key types with a comparator use the same kernels through
 // include/gpusort/merge_sort.cuh.
 #pragma once
 
@@ -11,12 +11,6 @@
 
 namespace gpusort::detail::merge {
 
-template <class K> struct twiddle_adapter {
-  using carried = typename key_traits<K>::bits;
-  __device__ __forceinline__ static carried in(const K& k) { return key_traits<K>::to_bits(k); }
-  __device__ __forceinline__ static K out(carried b) { return key_traits<K>::from_bits(b); }
-};
-
 template <class K, class P> using tune_for = tuning<typename key_traits<K>::bits, P>;
 
 struct path_family {
@@ -24,8 +18,9 @@ struct path_family {
     return sort_temp_bytes<tune_for<K, P>, K, P>(p.n);
   }
   template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
-    merge::sort<tune_for<K, P>, twiddle_adapter<K>>(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, p.ord,
-                                                    p.stream, temp);
+    with_order(p.ord, [&](const auto& ord) {
+      merge::sort<tune_for<K, P>>(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, ord, p.stream, temp);
+    });
   }
 };
 
@@ -34,8 +29,7 @@ struct recursive_family {
     return teaching_temp_bytes<K, P>(p.n);
   }
   template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
-    sort_recursive<tune_for<K, P>, twiddle_adapter<K>>(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n,
-                                                       p.ord, p.stream, temp);
+    sort_recursive<tune_for<K, P>>(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, p.ord, p.stream, temp);
   }
 };
 
@@ -44,8 +38,7 @@ struct bottom_up_family {
     return teaching_temp_bytes<K, P>(p.n);
   }
   template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
-    sort_bottom_up<twiddle_adapter<K>>(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, p.ord, p.stream,
-                                       temp);
+    sort_bottom_up(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, p.ord, p.stream, temp);
   }
 };
 

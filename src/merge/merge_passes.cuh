@@ -7,9 +7,10 @@
 //   merge      each block loads its A and B slices into shared memory,
 //              every thread merge-paths its ITEMS outputs there and merges
 //              them serially; the tile is stored coalesced
-// Keys live in global memory as the caller's type K and are carried as T
-// (the adapter converts: twiddled bits for library keys, identity for
-// custom keys with a comparator).
+// Keys live in global memory as the caller's type K and are carried as
+// Ord::carried: Ord (key_order, full_order or custom_order) encodes, decodes
+// and compares them (twiddled bits for library keys; the caller's type and
+// comparator for custom keys).
 #pragma once
 
 #include "core/payload.cuh"
@@ -20,11 +21,13 @@
 
 namespace gpusort::detail::merge {
 
-// Identity adapter: custom key types carried as themselves.
-template <class K> struct identity_adapter {
+// Custom key types: carried as themselves, compared by the caller's functor.
+template <class K, class Less> struct custom_order {
   using carried = K;
-  __device__ __forceinline__ static K in(const K& k) { return k; }
-  __device__ __forceinline__ static K out(const K& k) { return k; }
+  Less less;
+  __device__ __forceinline__ K encode(const K& k) const { return k; }
+  __device__ __forceinline__ K decode(const K& k) const { return k; }
+  __device__ __forceinline__ bool operator()(const K& a, const K& b) const { return less(a, b); }
 };
 
 // Bounds of the merge pair that output position `pos` belongs to.
@@ -37,30 +40,31 @@ struct pair_bounds {
   }
 };
 
-template <class Adapter, class K> struct global_run {
+template <class Ord, class K> struct global_run {
   const K* base;
-  __device__ __forceinline__ typename Adapter::carried operator[](std::size_t i) const { return Adapter::in(base[i]); }
+  Ord ord;
+  __device__ __forceinline__ typename Ord::carried operator[](std::size_t i) const { return ord.encode(base[i]); }
 };
 
 // splits[j] = number of A items among the outputs of its pair before
 // output j * tile.
-template <class Adapter, class K, class Less>
+template <class K, class Ord>
 __global__ void partition_kernel(const K* keys, std::size_t n, std::size_t width, std::size_t tile,
-                                 std::size_t boundaries, std::size_t* splits, Less less) {
+                                 std::size_t boundaries, std::size_t* splits, Ord ord) {
   for (std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < boundaries;
        j += std::size_t(gridDim.x) * blockDim.x) {
     std::size_t pos = j * tile < n ? j * tile : n;
     pair_bounds pb(pos, width, n);
-    global_run<Adapter, K> a{keys + pb.a0}, b{keys + pb.a1};
-    splits[j] = merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, pos - pb.a0, less);
+    global_run<Ord, K> a{keys + pb.a0, ord}, b{keys + pb.a1, ord};
+    splits[j] = merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, pos - pb.a0, ord);
   }
 }
 
-template <int THREADS, int ITEMS, class Adapter, class K, class P, class Less>
+template <int THREADS, int ITEMS, class K, class P, class Ord>
 __global__ void __launch_bounds__(THREADS)
 merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::size_t width,
-             const std::size_t* splits, Less less) {
-  using T = typename Adapter::carried;
+             const std::size_t* splits, Ord ord) {
+  using T = typename Ord::carried;
   constexpr int TILE = THREADS * ITEMS;
   __shared__ tile_storage<T, P, TILE> s;
   const std::size_t tiles = (n + TILE - 1) / TILE;
@@ -77,14 +81,14 @@ merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::s
     // load the A slice then the B slice
     for (unsigned i = threadIdx.x; i < la + lb; i += THREADS) {
       std::size_t g = i < la ? pb.a0 + da0 + i : pb.a1 + db0 + (i - la);
-      s.keys[i] = Adapter::in(kin[g]);
+      s.keys[i] = ord.encode(kin[g]);
       if constexpr (!is_no_value<P>) s.vals[i] = vin[g];
     }
     __syncthreads();
     T k[ITEMS];
     P v[ITEMS];
     unsigned diag = threadIdx.x * ITEMS;
-    int produced = merge_slice<ITEMS>(less, s.keys, s.vals, la, s.keys + la, s.vals + (is_no_value<P> ? 0 : la), lb,
+    int produced = merge_slice<ITEMS>(ord, s.keys, s.vals, la, s.keys + la, s.vals + (is_no_value<P> ? 0 : la), lb,
                                       diag, k, v);
     __syncthreads();
 #pragma unroll
@@ -95,7 +99,7 @@ merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::s
       }
     __syncthreads();
     for (unsigned i = threadIdx.x; i < la + lb; i += THREADS) {
-      kout[pos0 + i] = Adapter::out(s.keys[i]);
+      kout[pos0 + i] = ord.decode(s.keys[i]);
       if constexpr (!is_no_value<P>) vout[pos0 + i] = s.vals[i];
     }
     __syncthreads();

@@ -4,8 +4,9 @@
 //   merge passes stage 3, ceil(log2(tiles)) times (merge_passes.cuh)
 // Buffers ping-pong between the output and one scratch array; the block
 // sort writes to whichever makes the last pass land in the output, so no
-// copy is needed at the end. Stable; any strict weak order (`Less`) on the
-// carried key type, so custom key types sort through a comparator.
+// copy is needed at the end. Stable; any strict weak order (`Ord`, see
+// merge_passes.cuh) on the carried key type, so custom key types sort
+// through a comparator.
 #pragma once
 
 #include "core/context.hpp"
@@ -26,10 +27,10 @@ template <class T, class P> struct tuning {
   static constexpr int partition_threads = 256;
 };
 
-template <int THREADS, int ITEMS, class Adapter, class K, class P, class Less>
+template <int THREADS, int ITEMS, class K, class P, class Ord>
 __global__ void __launch_bounds__(THREADS)
-block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Less less) {
-  using T = typename Adapter::carried;
+block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Ord ord) {
+  using T = typename Ord::carried;
   constexpr int TILE = THREADS * ITEMS;
   __shared__ tile_storage<T, P, TILE> s;
   const std::size_t tiles = (n + TILE - 1) / TILE;
@@ -38,7 +39,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, L
     int valid = int(n - base < std::size_t(TILE) ? n - base : std::size_t(TILE));
     // load coalesced through shared memory, then take a blocked slice
     for (int i = threadIdx.x; i < valid; i += THREADS) {
-      s.keys[i] = Adapter::in(kin[base + i]);
+      s.keys[i] = ord.encode(kin[base + i]);
       if constexpr (!is_no_value<P>) s.vals[i] = vin[base + i];
     }
     __syncthreads();
@@ -53,9 +54,9 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, L
       }
     }
     __syncthreads();
-    block_merge_sort<THREADS, ITEMS>(less, k, v, valid, s);
+    block_merge_sort<THREADS, ITEMS>(ord, k, v, valid, s);
     for (int i = threadIdx.x; i < valid; i += THREADS) {
-      kout[base + i] = Adapter::out(s.keys[i]);
+      kout[base + i] = ord.decode(s.keys[i]);
       if constexpr (!is_no_value<P>) vout[base + i] = s.vals[i];
     }
     __syncthreads();
@@ -71,8 +72,8 @@ template <class Tune, class K, class P> std::size_t sort_temp_bytes(std::size_t 
   return plan.bytes();
 }
 
-template <class Tune, class Adapter, class K, class P, class Less>
-void sort(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Less less,
+template <class Tune, class K, class P, class Ord>
+void sort(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Ord ord,
           cudaStream_t stream, void* temp) {
   if (n == 0) return;
   constexpr int TH = Tune::threads, IT = Tune::items, TILE = Tune::tile;
@@ -88,14 +89,13 @@ void sort(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout,
   P* v_src = passes % 2 ? vbuf : vout;
   K* k_dst = passes % 2 ? kout : kbuf;
   P* v_dst = passes % 2 ? vout : vbuf;
-  block_sort_kernel<TH, IT, Adapter><<<grid_for(tiles, 1), TH, 0, stream>>>(kin, k_src, vin, v_src, n, less);
+  block_sort_kernel<TH, IT><<<grid_for(tiles, 1), TH, 0, stream>>>(kin, k_src, vin, v_src, n, ord);
   ctx.check_launch("merge block sort");
   for (std::size_t width = TILE; width < n; width *= 2) {
-    partition_kernel<Adapter><<<grid_for(tiles + 1, Tune::partition_threads), Tune::partition_threads, 0, stream>>>(
-        k_src, n, width, TILE, tiles + 1, splits, less);
+    partition_kernel<<<grid_for(tiles + 1, Tune::partition_threads), Tune::partition_threads, 0, stream>>>(
+        k_src, n, width, std::size_t(TILE), tiles + 1, splits, ord);
     ctx.check_launch("merge partition");
-    merge_kernel<TH, IT, Adapter><<<grid_for(tiles, 1), TH, 0, stream>>>(k_src, k_dst, v_src, v_dst, n, width,
-                                                                          splits, less);
+    merge_kernel<TH, IT><<<grid_for(tiles, 1), TH, 0, stream>>>(k_src, k_dst, v_src, v_dst, n, width, splits, ord);
     ctx.check_launch("merge pass");
     std::swap(k_src, k_dst);
     std::swap(v_src, v_dst);

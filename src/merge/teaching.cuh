@@ -26,14 +26,14 @@ namespace gpusort::detail::merge {
 
 // One merge of a[0..na) and b[0..nb) into out, split over many threads by
 // merge path on global memory (no partition pass: a teaching kernel).
-template <int ITEMS, class Adapter, class K, class P, class Less>
+template <int ITEMS, class K, class P, class Ord>
 __global__ void one_merge_kernel(const K* ka, const P* va, std::size_t na, const K* kb, const P* vb, std::size_t nb,
-                                 K* kout, P* vout, Less less) {
+                                 K* kout, P* vout, Ord ord) {
   std::size_t diag = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) * ITEMS;
   if (diag >= na + nb) return;
-  global_run<Adapter, K> a{ka}, b{kb};
-  std::size_t ia = merge_path(a, na, b, nb, diag, less);
-  serial_merge<ITEMS>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i, const auto&) {
+  global_run<Ord, K> a{ka, ord}, b{kb, ord};
+  std::size_t ia = merge_path(a, na, b, nb, diag, ord);
+  serial_merge<ITEMS>(a, ia, na, b, diag - ia, nb, ord, [&](int r, bool from_a, std::size_t i, const auto&) {
     kout[diag + r] = from_a ? ka[i] : kb[i];
     if constexpr (!is_no_value<P>) vout[diag + r] = from_a ? va[i] : vb[i];
   });
@@ -41,9 +41,9 @@ __global__ void one_merge_kernel(const K* ka, const P* va, std::size_t na, const
 
 // One pass of the bottom-up sort: thread i merges runs [2iw, 2iw+w) and
 // [2iw+w, 2iw+2w) serially.
-template <class Adapter, class K, class P, class Less>
+template <class K, class P, class Ord>
 __global__ void bottom_up_pass_kernel(const K* ksrc, K* kdst, const P* vsrc, P* vdst, std::size_t n, std::size_t width,
-                                      std::size_t merges, Less less) {
+                                      std::size_t merges, Ord ord) {
   for (std::size_t m = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; m < merges;
        m += std::size_t(gridDim.x) * blockDim.x) {
     std::size_t a0 = m * 2 * width;
@@ -51,7 +51,7 @@ __global__ void bottom_up_pass_kernel(const K* ksrc, K* kdst, const P* vsrc, P* 
     std::size_t b1 = a0 + 2 * width < n ? a0 + 2 * width : n;
     std::size_t i = a0, j = a1;
     for (std::size_t o = a0; o < b1; ++o) {
-      bool take_a = j >= b1 || (i < a1 && !less(Adapter::in(ksrc[j]), Adapter::in(ksrc[i])));
+      bool take_a = j >= b1 || (i < a1 && !ord(ord.encode(ksrc[j]), ord.encode(ksrc[i])));
       std::size_t from = take_a ? i++ : j++;
       kdst[o] = ksrc[from];
       if constexpr (!is_no_value<P>) vdst[o] = vsrc[from];
@@ -59,26 +59,35 @@ __global__ void bottom_up_pass_kernel(const K* ksrc, K* kdst, const P* vsrc, P* 
   }
 }
 
+// Scratch of both teaching sorts: one more key array and value array.
+template <class K, class P> struct teaching_scratch {
+  K* keys = nullptr;
+  P* vals = nullptr;
+  teaching_scratch(temp_layout& plan, std::size_t n) {
+    keys = plan.take<K>(n);
+    if constexpr (!is_no_value<P>) vals = plan.take<P>(n);
+  }
+};
+
 template <class K, class P> std::size_t teaching_temp_bytes(std::size_t n) {
   temp_layout plan;
-  plan.take<K>(n);
-  if constexpr (!is_no_value<P>) plan.take<P>(n);
+  teaching_scratch<K, P> sizing(plan, n);
   return plan.bytes();
 }
 
-template <class Tune, class Adapter, class K, class P, class Less> struct recursive_sorter {
+template <class Tune, class K, class P, class Ord> struct recursive_sorter {
   const call_context& ctx;
   const K* kin;
   const P* vin;
-  Less less;
+  Ord ord;
   cudaStream_t stream;
 
   // Sorts [lo, hi) of the input into `dst`, using `other` as scratch.
   void run(std::size_t lo, std::size_t hi, K* kdst, P* vdst, K* kother, P* vother) const {
     constexpr int TILE = Tune::tile;
     if (hi - lo <= std::size_t(TILE)) {
-      block_sort_kernel<Tune::threads, Tune::items, Adapter><<<1, Tune::threads, 0, stream>>>(
-          kin + lo, kdst + lo, vin ? vin + lo : nullptr, vdst ? vdst + lo : nullptr, hi - lo, less);
+      block_sort_kernel<Tune::threads, Tune::items><<<1, Tune::threads, 0, stream>>>(
+          kin + lo, kdst + lo, vin ? vin + lo : nullptr, vdst ? vdst + lo : nullptr, hi - lo, ord);
       ctx.check_launch("merge_recursive leaf sort");
       return;
     }
@@ -88,32 +97,32 @@ template <class Tune, class Adapter, class K, class P, class Less> struct recurs
     run(mid, hi, kother, vother, kdst, vdst);
     constexpr int ITEMS = Tune::items;
     std::size_t threads = (hi - lo + ITEMS - 1) / ITEMS;
-    one_merge_kernel<ITEMS, Adapter><<<grid_for(threads, 256, std::size_t(1) << 31), 256, 0, stream>>>(
+    one_merge_kernel<ITEMS><<<grid_for(threads, 256, std::size_t(1) << 31), 256, 0, stream>>>(
         kother + lo, vother ? vother + lo : nullptr, mid - lo, kother + mid, vother ? vother + mid : nullptr, hi - mid,
-        kdst + lo, vdst ? vdst + lo : nullptr, less);
+        kdst + lo, vdst ? vdst + lo : nullptr, ord);
     ctx.check_launch("merge_recursive merge");
   }
 };
 
-template <class Tune, class Adapter, class K, class P, class Less>
-void sort_recursive(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Less less,
+template <class Tune, class K, class P, class Ord>
+void sort_recursive(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Ord ord,
                     cudaStream_t stream, void* temp) {
   if (n == 0) return;
   temp_layout plan(temp);
-  K* kbuf = plan.take<K>(n);
-  P* vbuf = nullptr;
-  if constexpr (!is_no_value<P>) vbuf = plan.take<P>(n);
-  recursive_sorter<Tune, Adapter, K, P, Less>{ctx, kin, vin, less, stream}.run(0, n, kout, vout, kbuf, vbuf);
+  teaching_scratch<K, P> scratch(plan, n);
+  K* kbuf = scratch.keys;
+  P* vbuf = scratch.vals;
+  recursive_sorter<Tune, K, P, Ord>{ctx, kin, vin, ord, stream}.run(0, n, kout, vout, kbuf, vbuf);
 }
 
-template <class Adapter, class K, class P, class Less>
-void sort_bottom_up(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Less less,
+template <class K, class P, class Ord>
+void sort_bottom_up(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Ord ord,
                     cudaStream_t stream, void* temp) {
   if (n == 0) return;
   temp_layout plan(temp);
-  K* kbuf = plan.take<K>(n);
-  P* vbuf = nullptr;
-  if constexpr (!is_no_value<P>) vbuf = plan.take<P>(n);
+  teaching_scratch<K, P> scratch(plan, n);
+  K* kbuf = scratch.keys;
+  P* vbuf = scratch.vals;
   const int passes = ceil_log2(n);
   if (passes == 0) {
     copy_to_output(ctx, kin, kout, vin, vout, n, stream);
@@ -134,8 +143,7 @@ void sort_bottom_up(const call_context& ctx, const K* kin, K* kout, const P* vin
     P* vdst = to_out ? vout : vbuf;
     std::size_t width = std::size_t(1) << p;
     std::size_t merges = (n + 2 * width - 1) / (2 * width);
-    bottom_up_pass_kernel<Adapter><<<grid_for(merges, 256), 256, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, width, merges,
-                                                                              less);
+    bottom_up_pass_kernel<<<grid_for(merges, 256), 256, 0, stream>>>(ksrc, kdst, vsrc, vdst, n, width, merges, ord);
     ctx.check_launch("merge_bottom_up pass");
     ksrc = kdst;
     vsrc = vdst;

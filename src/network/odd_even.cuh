@@ -13,7 +13,7 @@
 
 #include "core/launch.cuh"
 #include "core/problem.cuh"
-#include "merge/merge_path.cuh"
+#include "merge/merge_in_tile.cuh"
 #include "network/thread_sort.cuh"
 #include "network/tile_memory.cuh"
 
@@ -28,13 +28,6 @@ template <class U, class P> struct tuning {
   static constexpr int tile = threads * items;
   static constexpr std::size_t block_shared_bytes = shared_tile<U, P>::bytes(tile);
   static constexpr std::size_t merge_shared_bytes = shared_tile<U, P>::bytes(2 * tile);
-};
-
-// Run `r` (ITEMS long) of a shared tile, indexable like an array.
-template <class U, class P> struct run_view {
-  const shared_tile<U, P>* t;
-  std::size_t offset;
-  __device__ __forceinline__ U operator[](std::size_t i) const { return t->keys[t->slot(offset + i)]; }
 };
 
 // Block level: sorts each tile of `valid` elements (padded to the tile with
@@ -103,10 +96,8 @@ template <class T, class K, class P, class Ord>
 __global__ void __launch_bounds__(T::threads)
 merge_split_kernel(K* keys, P* vals, std::size_t n, Ord ord, int parity, std::size_t pairs) {
   using U = typename key_traits<K>::bits;
-  constexpr int OUT = 2 * T::items;  // outputs per thread
   extern __shared__ uint4 smem[];
   auto t = shared_tile<U, P>::carve(smem, 2 * T::tile);
-  auto less = [&](U x, U y) { return ord.less(x, y); };
   for (std::size_t pair = blockIdx.x; pair < pairs; pair += gridDim.x) {
     std::size_t base = (2 * pair + parity) * T::tile;
     std::size_t na = T::tile;
@@ -114,24 +105,7 @@ merge_split_kernel(K* keys, P* vals, std::size_t n, Ord ord, int parity, std::si
     int total = int(na + nb);
     load_tile<T::threads>(keys, vals, base, total, t, ord);
     __syncthreads();
-    // merge path: my slice of the output starts at diagonal `diag`
-    std::size_t diag = std::size_t(threadIdx.x) * OUT;
-    U k[OUT];
-    P v[OUT];
-    int produced = 0;
-    if (diag < std::size_t(total)) {
-      run_view<U, P> a{&t, 0}, b{&t, na};
-      std::size_t ia = merge_path(a, na, b, nb, diag, less);
-      serial_merge<OUT>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i, const auto&) {
-        t.load(unsigned(from_a ? i : na + i), k[r], v[r]);
-        produced = r + 1;
-      });
-    }
-    __syncthreads();
-#pragma unroll
-    for (int r = 0; r < OUT; ++r)
-      if (r < produced) t.store(unsigned(diag) + r, k[r], v[r]);
-    __syncthreads();
+    merge_in_tile<2 * T::items>(t, unsigned(na), unsigned(total), ord);
     store_tile<T::threads>(t, total, keys, vals, base, ord);
     __syncthreads();
   }

@@ -91,10 +91,5 @@ __device__ __forceinline__ void store_tile(const shared_tile<U, P>& t, int count
   store_tile<THREADS>(t, count, keys, vals, base, key_order<K>{});
 }
 
-// Runs f(order) with the fastest order object equivalent to `ord`.
-template <class K, class F> void with_order(const key_order<K>& ord, F&& f) {
-  if (ord.full_range()) f(full_order<K>(ord));
-  else f(ord);
-}
 
 }  // namespace gpusort::detail

@@ -101,6 +101,7 @@ template <class K> struct key_traits {
 template <class K> struct key_order {
   using traits = key_traits<K>;
   using bits = typename traits::bits;
+  using carried = bits;  // what sorts hold in registers and shared memory
   static constexpr bits minus_zero = bits(traits::sign - 1);  // twiddle(-0.0)
   static constexpr bits plus_zero = traits::sign;             // twiddle(+0.0)
 
@@ -145,6 +146,7 @@ template <class K> struct key_order {
 template <class K> struct full_order {
   using traits = key_traits<K>;
   using bits = typename traits::bits;
+  using carried = bits;
   bits flip = 0;
   bits minus_zero = 0, plus_zero = 0;  // the zeros as carried
 

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Prints the README's algorithm table (markdown) from a bench CSV.
+
+For each algorithm: Gkeys/s for u32 keys (uniform) at 2^24 and 2^28 and the
+ratio to cub_radix from the same run; rows the CSV lacks print as '-'.
+Usage: bench/table.py bench/results/nvidia-h200.csv
+"""
+import csv
+import sys
+
+NOTES = {
+    "odd_even": "odd-even transposition (registers, block, global merge-split); O(n^2): capped",
+    "bitonic": "bitonic for any n, virtual padding, fused multi-stride passes; not stable",
+    "merge_recursive": "host-recursive merge sort, one launch per merge: launch-bound, capped",
+    "merge_bottom_up": "bottom-up merge sort, one thread per merge: serial tail, capped",
+    "merge_path": "three-stage merge sort with merge path; stable; custom comparators",
+    "radix_split": "1-bit split radix sort (scan + scatter), one pass per bit",
+    "radix_tile": "block radix sort of tiles + merge-path tile merges",
+    "radix_onesweep": "onesweep LSD radix sort (Adinets & Merrill 2022)",
+    "cub_radix": "peer: cub::DeviceRadixSort",
+    "cub_merge": "peer: cub::DeviceMergeSort",
+    "thrust": "peer: thrust::sort",
+    "std_sort": "peer: std::sort, one CPU thread",
+    "cpu_parallel": "gpusort's CPU backend (GNU parallel mode, 16 threads)",
+}
+ORDER = list(NOTES)
+
+
+def main():
+    rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+    pick = {}
+    for r in rows:
+        if r["key"] == "u32" and r["value"] == "-" and r["distribution"] == "uniform":
+            pick[(r["algorithm"], int(r["n"]))] = float(r["gkeys_per_s"])
+    print("| algorithm | what | stable | Gkeys/s 2^24 | vs CUB | Gkeys/s 2^28 | vs CUB |")
+    print("|---|---|---|---|---|---|---|")
+    stable = {"odd_even", "merge_recursive", "merge_bottom_up", "merge_path", "radix_split", "radix_tile",
+              "radix_onesweep", "cub_radix", "cub_merge", "cpu_parallel"}
+    for a in ORDER:
+        cells = []
+        for n in (1 << 24, 1 << 28):
+            g = pick.get((a, n))
+            c = pick.get(("cub_radix", n))
+            if g is None:
+                # the largest n measured, for capped algorithms
+                ns = sorted(k[1] for k in pick if k[0] == a)
+                cells += ["-", "-"] if not ns or n == 1 << 28 else [f"{pick[(a, ns[-1])]:.3g} (n=2^{ns[-1].bit_length() - 1})", "-"]
+            else:
+                cells += [f"{g:.3g}", f"{g / c:.2f}x" if c else "-"]
+        print(f"| `{a}` | {NOTES[a]} | {'yes' if a in stable else 'no'} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
