@@ -151,6 +151,14 @@ template <class K> void test_onesweep_edges() {
       GPUSORT_CASE(run_input<K>(algorithm::radix_onesweep, in, dir, 0, -1, pairs, false,
                                 describe<K>("edge", n, dir, pairs, false)));
     }
+    // +-0.0, NaNs and infinities through full and partial pass tiles (the
+    // passes carry float keys twiddled: digit_map::carry), both orders
+    for (std::size_t n : {tile + 1, 7 * tile + 5})
+      for (const auto dir : t::both_orders) {
+        const auto in = t::h::generate<K>(t::h::dist::float_special, n, 6500 + n);
+        GPUSORT_CASE(run_input<K>(algorithm::radix_onesweep, in, dir, 0, -1, pairs, false,
+                                  describe<K>("edge special", n, dir, pairs, false)));
+      }
   }
 }
 
@@ -212,7 +220,8 @@ namespace rx = gpusort::detail::radix;
 template <class K>
 __global__ void device_digits_kernel(const gpusort::detail::key_order<K>* ords,
                                      const typename gpusort::detail::key_traits<K>::bits* raw, int n, int radix_bits,
-                                     int max_passes, unsigned* digits, unsigned* hist_digits, int* passes) {
+                                     int max_passes, unsigned* digits, unsigned* hist_digits,
+                                     unsigned* carried_digits, int* passes) {
   const int o = blockIdx.x;
   const auto ord = ords[o];
   const int np = rx::pass_count(ord, radix_bits);
@@ -224,6 +233,7 @@ __global__ void device_digits_kernel(const gpusort::detail::key_order<K>* ords,
       const std::size_t at = (std::size_t(o) * n + i) * max_passes + p;
       digits[at] = d(raw[i]);
       hist_digits[at] = d.from_ordered(first.ordered(raw[i]));
+      carried_digits[at] = d.uncarry(d.carry(raw[i])) == raw[i] ? d.of_carried(d.carry(raw[i])) : ~0u;
     }
 }
 
@@ -252,12 +262,13 @@ template <class K> void test_device_digits() {
     const std::size_t words = ords.size() * n * max_passes;
     t::device_buffer<order> d_ords(ords);
     t::device_buffer<bits> d_raw(raw);
-    t::device_buffer<unsigned> d_digits(words), d_hist(words);
+    t::device_buffer<unsigned> d_digits(words), d_hist(words), d_carried(words);
     t::device_buffer<int> d_passes(ords.size());
     device_digits_kernel<K><<<unsigned(ords.size()), 128>>>(d_ords.data(), d_raw.data(), n, radix_bits, max_passes,
-                                                           d_digits.data(), d_hist.data(), d_passes.data());
+                                                           d_digits.data(), d_hist.data(), d_carried.data(),
+                                                           d_passes.data());
     t::device_sync();
-    const auto digits = d_digits.download(), hist = d_hist.download();
+    const auto digits = d_digits.download(), hist = d_hist.download(), carried = d_carried.download();
     const auto passes = d_passes.download();
     for (std::size_t o = 0; o < ords.size(); ++o) {
       const auto [b, e] = ranges[o / 2];
@@ -266,14 +277,17 @@ template <class K> void test_device_digits() {
                                " radix=" + std::to_string(radix_bits);
       ASSERT_EQ(passes[o], (e - b + radix_bits - 1) / radix_bits) << what << ": device pass count";
       for (int i = 0; i < n; ++i) {
-        std::uint64_t glued = 0, glued_hist = 0;
+        std::uint64_t glued = 0, glued_hist = 0, glued_carried = 0;
         for (int p = 0; p < passes[o]; ++p) {
           glued |= std::uint64_t(digits[(o * n + i) * max_passes + p]) << (radix_bits * p);
           glued_hist |= std::uint64_t(hist[(o * n + i) * max_passes + p]) << (radix_bits * p);
+          glued_carried |= std::uint64_t(carried[(o * n + i) * max_passes + p]) << (radix_bits * p);
         }
         const std::uint64_t want = ords[o].rank(traits::twiddle(raw[i]));
         ASSERT_EQ(glued, want) << what << " raw=" << std::uint64_t(raw[i]) << ": device digits";
         ASSERT_EQ(glued_hist, want) << what << " raw=" << std::uint64_t(raw[i]) << ": device histogram digits";
+        ASSERT_EQ(glued_carried, want) << what << " raw=" << std::uint64_t(raw[i])
+                                       << ": device carried digits (onesweep passes)";
       }
     }
   }

@@ -21,7 +21,7 @@ template <class K> void smoke(gpusort::algorithm algo, std::initializer_list<std
 constexpr gpusort::algorithm all[] = {
     gpusort::algorithm::odd_even,        gpusort::algorithm::bitonic,        gpusort::algorithm::merge_recursive,
     gpusort::algorithm::merge_bottom_up, gpusort::algorithm::merge_path,     gpusort::algorithm::radix_split,
-    gpusort::algorithm::radix_tile,      gpusort::algorithm::radix_onesweep,
+    gpusort::algorithm::radix_tile,      gpusort::algorithm::radix_onesweep, gpusort::algorithm::sample,
 };
 
 TEST_F(GpuSanitize, U32) {

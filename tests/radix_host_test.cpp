@@ -164,6 +164,7 @@ template <class K> void check_digits_every_range() {
                 << "bits=[" << b << "," << e << ") radix=" << radix_bits << " pass " << p << ": digit mask";
             ASSERT_EQ(d.shift, unsigned(b + radix_bits * p));
             ASSERT_EQ(d(rx::pad_bits(ord)), d.mask) << "pads rank last";
+            ASSERT_EQ(d.of_carried(d.carry(rx::pad_bits(ord))), d.mask) << "pads rank last (carried)";
           }
           for (bits raw : keys) {
             std::uint64_t glued = 0, glued_hist = 0;
@@ -171,6 +172,10 @@ template <class K> void check_digits_every_range() {
               const auto d = rx::digit_map<K>::of(ord, radix_bits, p);
               glued |= std::uint64_t(d(raw)) << (radix_bits * p);
               glued_hist |= std::uint64_t(d.from_ordered(first.ordered(raw))) << (radix_bits * p);
+              // onesweep passes: carry() on load, of_carried() per digit, uncarry() on store
+              ASSERT_EQ(d.of_carried(d.carry(raw)), d(raw)) << "carried digit: desc=" << desc << " bits=[" << b
+                                                            << "," << e << ") raw=" << std::uint64_t(raw);
+              ASSERT_EQ(d.uncarry(d.carry(raw)), raw) << "carry must be a bijection";
             }
             const std::uint64_t want = ord.rank(traits::twiddle(raw));
             ASSERT_EQ(glued, want) << "desc=" << desc << " bits=[" << b << "," << e << ") radix=" << radix_bits

@@ -44,6 +44,7 @@ enum class algorithm {
   merge_recursive,  // host-recursive merge sort, one launch per merge (teaching): stable
   merge_bottom_up,  // bottom-up merge sort, one thread per merge (teaching): stable
   merge_path,       // three-stage merge sort with merge path: stable
+  sample,           // sample sort (Sintorn-Assarsson bucket/merge hybrid), equality buckets: stable
 };
 
 enum class order { ascending, descending };

@@ -23,6 +23,7 @@ constexpr auto algos = std::to_array<algo_info>({
     {algorithm::merge_recursive, "merge_recursive", true},
     {algorithm::merge_bottom_up, "merge_bottom_up", true},
     {algorithm::merge_path, "merge_path", true},
+    {algorithm::sample, "sample", true},
 });
 }  // namespace
 

@@ -48,6 +48,7 @@ template <int BITS> __device__ __forceinline__ unsigned match_digit(unsigned dig
 // THREADS / 32 values; the caller syncs before it is reused.
 template <int THREADS, class V>
 __device__ __forceinline__ V block_exclusive_sum(V v, V* warp_sums) {
+  static_assert(THREADS % 32 == 0 && THREADS <= 1024, "whole warps, at most 32");
   const unsigned lane = lane_id(), warp = threadIdx.x / 32;
   V x = v;
 #pragma unroll
@@ -57,8 +58,13 @@ __device__ __forceinline__ V block_exclusive_sum(V v, V* warp_sums) {
   }
   if (lane == 31) warp_sums[warp] = x;
   __syncthreads();
-  V before = 0;
-  for (unsigned w = 0; w < warp; ++w) before += warp_sums[w];
+  // the earlier warps' sums: lane w loads warp w's (w < warp), then a warp
+  // reduction: one shared load and 5 shuffles instead of a loop that waits
+  // on one shared load per earlier warp (up to 15), and no extra registers
+  // (an unrolled predicated loop made ptxas spill the u32-pair pass)
+  V before = lane < warp ? warp_sums[lane] : V(0);
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) before += __shfl_xor_sync(~0u, before, o);
   return before + x - v;
 }
 
@@ -93,6 +99,17 @@ template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {
   __device__ __forceinline__ static bool rank(storage& s, DigitOf digit_of, unsigned (&ranks)[ITEMS],
                                               unsigned (&counts)[bins_per_thread], unsigned (&starts)[bins_per_thread],
                                               OnCounts on_counts) {
+    return rank_each(s, digit_of, [&](int i, unsigned r) { ranks[i] = r; }, counts, starts, on_counts);
+  }
+
+  // The same, handing each rank to place(i, rank) as soon as it is known
+  // (ranks are final when made): a caller whose exchange buffer does not
+  // overlap `storage` stores key i at once and never holds the ranks (20
+  // registers fewer in onesweep's key-only passes).
+  template <class DigitOf, class Place, class OnCounts>
+  __device__ __forceinline__ static bool rank_each(storage& s, DigitOf digit_of, Place place,
+                                                   unsigned (&counts)[bins_per_thread],
+                                                   unsigned (&starts)[bins_per_thread], OnCounts on_counts) {
     const unsigned lane = lane_id(), warp = threadIdx.x / 32;
     unsigned* hist = s.warp_hist[warp];
     // count
@@ -144,7 +161,7 @@ template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {
       unsigned base = 0;
       if (lane == leader) base = atomicAdd(&hist[d], below);  // below == group size at the leader
       base = __shfl_sync(~0u, base, leader);
-      ranks[i] = base + below - 1;
+      place(i, base + below - 1);
     }
     return true;
   }

@@ -71,6 +71,31 @@ template <class K> struct digit_map {
   }
   GPUSORT_HD unsigned from_ordered(bits t) const { return unsigned(t >> shift) & mask; }
   GPUSORT_HD unsigned operator()(bits raw) const { return from_ordered(ordered(raw)); }
+
+  // Carried form, for kernels that extract several digits of a key in
+  // registers or shared memory: carry() once on load, of_carried() per
+  // digit, uncarry() once on store; of_carried(carry(raw)) == operator()(raw)
+  // and uncarry(carry(raw)) == raw for every raw pattern. Floats carry the
+  // twiddle (a bijection; ISETP + SEL + LOP3 a key, once instead of once per
+  // digit), so a digit is fold, flip and field. Integers carry raw bits: their
+  // twiddle is one xor that folds into the flip (carrying it made ptxas spill
+  // 52 B in the i32 pass at 56 registers).
+  GPUSORT_HD static bits carry(bits raw) {
+    if constexpr (traits::is_float) return traits::twiddle(raw);
+    else return raw;
+  }
+  GPUSORT_HD static bits uncarry(bits c) {
+    if constexpr (traits::is_float) return traits::untwiddle(c);
+    else return c;
+  }
+  GPUSORT_HD unsigned of_carried(bits c) const {
+    if constexpr (traits::is_float) {
+      if (c == key_order<K>::minus_zero) c = key_order<K>::plus_zero;
+      return from_ordered(bits(c ^ flip));
+    } else {
+      return (*this)(c);
+    }
+  }
 };
 
 // Raw bits of a key that ranks last in every digit: pads partial tiles, so

@@ -56,15 +56,19 @@ template <class K, class P> struct pass_args {
 
 // Shared memory of one block: the ranker's histograms, or the key exchange,
 // or the value exchange (one at a time), then the digits' global offsets.
+// With T::separate_exchange (key-only) the histograms follow the key
+// exchange instead of sharing it: keys are stored while ranks are made.
 template <class T, class U, class P> struct pass_shared {
   using ranker = radix::block_rank<T::threads, T::items, T::radix_bits>;
   static constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
   static constexpr std::size_t keys_bytes = align16(std::size_t(T::tile) * sizeof(U));
   static constexpr std::size_t vals_bytes = is_no_value<P> ? 0 : align16(std::size_t(T::tile) * sizeof(P));
   static constexpr std::size_t rank_bytes = align16(sizeof(typename ranker::storage));
+  static constexpr std::size_t rank_at = T::separate_exchange ? keys_bytes : 0;
   static constexpr std::size_t exchange_bytes =
-      keys_bytes > vals_bytes ? (keys_bytes > rank_bytes ? keys_bytes : rank_bytes)
-                              : (vals_bytes > rank_bytes ? vals_bytes : rank_bytes);
+      T::separate_exchange ? keys_bytes + rank_bytes
+      : keys_bytes > vals_bytes ? (keys_bytes > rank_bytes ? keys_bytes : rank_bytes)
+                                : (vals_bytes > rank_bytes ? vals_bytes : rank_bytes);
   static constexpr std::size_t bytes = exchange_bytes + sizeof(unsigned long long) * T::bins + 16;
 
   typename ranker::storage* rank;
@@ -75,7 +79,7 @@ template <class T, class U, class P> struct pass_shared {
 
   __device__ static pass_shared carve(void* smem) {
     auto* b = static_cast<std::uint8_t*>(smem);
-    return {reinterpret_cast<typename ranker::storage*>(b), reinterpret_cast<U*>(b), reinterpret_cast<P*>(b),
+    return {reinterpret_cast<typename ranker::storage*>(b + rank_at), reinterpret_cast<U*>(b), reinterpret_cast<P*>(b),
             reinterpret_cast<unsigned long long*>(b + exchange_bytes),
             reinterpret_cast<unsigned*>(b + exchange_bytes + sizeof(unsigned long long) * T::bins)};
   }
@@ -160,19 +164,28 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   const bool last = (tile + 1) * unsigned(T::tile) >= a.portion_n;  // a non-final portion's last tile is full
   const std::size_t first = a.portion_start + std::size_t(tile) * T::tile;  // global index of slot 0
 
-  // load
+  // load, in carried form (digit_map::carry: the twiddle once per key, not
+  // once per digit extraction; identity for unsigned keys)
+  using dmap = radix::digit_map<K>;
   U key[I];
 #pragma unroll
   for (int i = 0; i < I; ++i) {
     const unsigned slot = ranker::slot(i);
-    key[i] = full || slot < valid ? src[first + slot] : a.pad;
+    key[i] = dmap::carry(full || slot < valid ? src[first + slot] : a.pad);
   }
 
-  // rank, publishing the counts first
-  unsigned ranks[I], counts[BPT], starts[BPT];
+  // rank, publishing the counts first; key-only passes store each key to
+  // the exchange as soon as it is ranked (separate_exchange)
+  static_assert(!(pairs && T::separate_exchange), "values are exchanged by the ranks: pairs keep them");
+  unsigned ranks[T::separate_exchange ? 1 : I], counts[BPT], starts[BPT];
   unsigned* row = a.lookback + std::size_t(tile) * T::bins;
-  const bool ranked = ranker::rank(
-      *s.rank, [&](int i) { return a.digit(key[i]); }, ranks, counts, starts,
+  const bool ranked = ranker::rank_each(
+      *s.rank, [&](int i) { return a.digit.of_carried(key[i]); },
+      [&](int i, unsigned r) {
+        if constexpr (T::separate_exchange) s.keys[r] = key[i];
+        else ranks[i] = r;
+      },
+      counts, starts,
       [&](const unsigned(&c)[BPT]) {
         bool one_digit = false;
 #pragma unroll
@@ -186,7 +199,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
 
   if (!ranked) {
     // every key of the tile (pads included) has digit d: store it straight through
-    const unsigned d = a.digit(key[0]);
+    const unsigned d = a.digit.of_carried(key[0]);
 #pragma unroll
     for (int u = 0; u < BPT; ++u) starts[u] = 0;
     look_back<T>(a, tile, last, counts, starts, s.global);  // look-back
@@ -196,30 +209,40 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
     for (int i = 0; i < I; ++i) {
       const unsigned slot = ranker::slot(i);
       if (full || slot < valid) {
-        dst[out + slot] = key[i];
+        dst[out + slot] = dmap::uncarry(key[i]);
         if constexpr (pairs) vdst[out + slot] = vsrc[first + slot];
       }
     }
     return;
   }
 
-  __syncthreads();  // every rank is known: the exchange may overwrite the histograms
+  if constexpr (!T::separate_exchange) {
+    __syncthreads();  // every rank is known: the exchange may overwrite the histograms
 #pragma unroll
-  for (int i = 0; i < I; ++i) s.keys[ranks[i]] = key[i];
+    for (int i = 0; i < I; ++i) s.keys[ranks[i]] = key[i];
+  }
   look_back<T>(a, tile, last, counts, starts, s.global);  // look-back
   __syncthreads();
 
-  // scatter: slot i of the sorted tile goes to global[digit] + i
+  // scatter: slot i of the sorted tile goes to global[digit] + i. Full tiles
+  // (all but one per portion) take an unguarded copy of the loop: with the
+  // guard inside, every key paid a BSSY/branch/BSYNC and a recomputed
+  // shared base (about 20 instructions a key; 11 without)
   unsigned digits[pairs ? I : 1];
-#pragma unroll
-  for (int u = 0; u < I; ++u) {
+  auto scatter = [&](int u) {
     const unsigned i = threadIdx.x + unsigned(u) * T::threads;
-    if (full || i < valid) {
-      const U k = s.keys[i];
-      const unsigned d = a.digit(k);
-      dst[s.global[d] + i] = k;
-      if constexpr (pairs) digits[u] = d;
-    }
+    const U k = s.keys[i];
+    const unsigned d = a.digit.of_carried(k);
+    dst[s.global[d] + i] = dmap::uncarry(k);
+    if constexpr (pairs) digits[u] = d;
+  };
+  if (full) {
+#pragma unroll
+    for (int u = 0; u < I; ++u) scatter(u);
+  } else {
+#pragma unroll
+    for (int u = 0; u < I; ++u)
+      if (threadIdx.x + unsigned(u) * T::threads < valid) scatter(u);
   }
   if constexpr (pairs) {
     __syncthreads();  // the keys are out: the values reuse the exchange
@@ -231,10 +254,17 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
       s.vals[ranks[i]] = v;
     }
     __syncthreads();
-#pragma unroll
-    for (int u = 0; u < I; ++u) {
+    auto scatter_value = [&](int u) {
       const unsigned i = threadIdx.x + unsigned(u) * T::threads;
-      if (full || i < valid) vdst[s.global[digits[u]] + i] = s.vals[i];
+      vdst[s.global[digits[u]] + i] = s.vals[i];
+    };
+    if (full) {
+#pragma unroll
+      for (int u = 0; u < I; ++u) scatter_value(u);
+    } else {
+#pragma unroll
+      for (int u = 0; u < I; ++u)
+        if (threadIdx.x + unsigned(u) * T::threads < valid) scatter_value(u);
     }
   }
 }

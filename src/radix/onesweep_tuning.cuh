@@ -26,8 +26,15 @@ template <class U, class P> struct tuning {
                                : dominant <= 8  ? (key_bytes == 8 && value_bytes == 8 ? 12 : 15)
                                                 : 7;
   static constexpr int tile = threads * items;
-  // Blocks per SM the registers must allow (2 x 384 threads: <= 80 registers).
-  static constexpr int min_blocks = 2;
+  // Key-only passes: the key exchange gets its own shared memory (not the
+  // ranker's histograms), so each key is stored to it as soon as it is
+  // ranked and the 20-25 ranks are never held in registers.
+  static constexpr bool separate_exchange = value_bytes == 0;
+  // Blocks per SM the registers must allow: 3 x 384 threads (<= 56
+  // registers) for 4-byte keys alone (possible once the ranks are not held:
+  // 80 -> 56 registers with no spills, checked with -Xptxas -v), else
+  // 2 x 384 (<= 80 registers). Shared memory: 3 x 45 KB for u32 keys.
+  static constexpr int min_blocks = separate_exchange && key_bytes <= 4 ? 3 : 2;
   // Each onesweep launch covers one portion of at most 2^28 keys (a whole
   // number of tiles): look-back counts then fit their 30-bit field.
   static constexpr std::size_t portion = ((std::size_t(1) << 28) / tile) * tile;

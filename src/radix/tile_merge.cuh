@@ -11,6 +11,7 @@
 
 #include "core/launch.cuh"
 #include "core/problem.cuh"
+#include "merge/merge_in_tile.cuh"
 #include "merge/merge_path.cuh"
 #include "network/tile_memory.cuh"
 #include "radix/merge_chunk.hpp"
@@ -33,13 +34,6 @@ template <class K> struct rank_view {
   __device__ __forceinline__ typename key_traits<K>::bits operator[](std::size_t i) const {
     return ord.key_rank(keys[i]);
   }
-};
-
-// A run inside a shared tile, indexable like an array (twiddled bits).
-template <class U, class P> struct tile_view {
-  const shared_tile<U, P>* t;
-  unsigned offset;
-  __device__ __forceinline__ U operator[](std::size_t i) const { return t->keys[t->slot(offset + unsigned(i))]; }
 };
 
 // parts[c]: items of chunk c's left run that precede its first output.
@@ -82,25 +76,7 @@ merge_kernel(const K* ksrc, K* kdst, const P* vsrc, P* vdst, std::size_t n, key_
       t.store(unsigned(i), traits::to_bits(ksrc[from]), v);
     }
     __syncthreads();
-    // merge: my OUT outputs start at diagonal `diag` of the tile
-    const std::size_t diag = std::size_t(threadIdx.x) * OUT;
-    const std::size_t nb = std::size_t(total - na);
-    U k[OUT];
-    P v[OUT];
-    int produced = 0;
-    if (diag < std::size_t(total)) {
-      const tile_view<U, P> a{&t, 0}, b{&t, unsigned(na)};
-      const std::size_t ia = merge_path(a, std::size_t(na), b, nb, diag, less);
-      serial_merge<OUT>(a, ia, std::size_t(na), b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i, const auto&) {
-        t.load(unsigned(from_a ? i : na + i), k[r], v[r]);
-        produced = r + 1;
-      });
-    }
-    __syncthreads();
-#pragma unroll
-    for (int r = 0; r < OUT; ++r)
-      if (r < produced) t.store(unsigned(diag) + r, k[r], v[r]);
-    __syncthreads();
+    merge_in_tile<OUT>(t, unsigned(na), unsigned(total), less);
     store_tile<C::threads>(t, total, kdst, vdst, m.a0 + m.diag);
     __syncthreads();
   }
