@@ -21,29 +21,6 @@ template <class T, class P, int TILE> struct tile_storage {
   P vals[is_no_value<P> ? 1 : TILE];
 };
 
-// Fills s[0, count) from global memory, block-striped. Each thread issues
-// all of its ITEMS loads before the first store to shared memory, so they
-// are in flight together (a loop of load-then-store waits on every load).
-// load(i, key, value) reads tile element i.
-template <int THREADS, int ITEMS, class T, class P, int TILE, class Load>
-__device__ __forceinline__ void stage_tile(tile_storage<T, P, TILE>& s, unsigned count, Load load) {
-  T k[ITEMS];
-  P v[ITEMS];
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    unsigned i = threadIdx.x + unsigned(r) * THREADS;
-    if (i < count) load(i, k[r], v[r]);
-  }
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    unsigned i = threadIdx.x + unsigned(r) * THREADS;
-    if (i < count) {
-      s.keys[i] = k[r];
-      if constexpr (!is_no_value<P>) s.vals[i] = v[r];
-    }
-  }
-}
-
 template <class T> struct smem_run {
   const T* base;
   __device__ __forceinline__ T operator[](unsigned i) const { return base[i]; }

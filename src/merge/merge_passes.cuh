@@ -79,11 +79,11 @@ merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::s
     std::size_t db0 = (pos0 - pb.a0) - da0, db1 = (pos1 - pb.a0) - da1;
     unsigned la = unsigned(da1 - da0), lb = unsigned(db1 - db0);
     // load the A slice then the B slice
-    stage_tile<THREADS, ITEMS>(s, la + lb, [&](unsigned i, T& key, P& val) {
+    for (unsigned i = threadIdx.x; i < la + lb; i += THREADS) {
       std::size_t g = i < la ? pb.a0 + da0 + i : pb.a1 + db0 + (i - la);
-      key = ord.encode(kin[g]);
-      if constexpr (!is_no_value<P>) val = vin[g];
-    });
+      s.keys[i] = ord.encode(kin[g]);
+      if constexpr (!is_no_value<P>) s.vals[i] = vin[g];
+    }
     __syncthreads();
     T k[ITEMS];
     P v[ITEMS];

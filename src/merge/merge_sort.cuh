@@ -38,10 +38,10 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
     std::size_t base = tile * TILE;
     int valid = int(n - base < std::size_t(TILE) ? n - base : std::size_t(TILE));
     // load coalesced through shared memory, then take a blocked slice
-    stage_tile<THREADS, ITEMS>(s, unsigned(valid), [&](unsigned i, T& key, P& val) {
-      key = ord.encode(kin[base + i]);
-      if constexpr (!is_no_value<P>) val = vin[base + i];
-    });
+    for (int i = threadIdx.x; i < valid; i += THREADS) {
+      s.keys[i] = ord.encode(kin[base + i]);
+      if constexpr (!is_no_value<P>) s.vals[i] = vin[base + i];
+    }
     __syncthreads();
     T k[ITEMS];
     P v[ITEMS];
