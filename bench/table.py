@@ -17,6 +17,7 @@ NOTES = {
     "radix_split": "1-bit split radix sort (scan + scatter), one pass per bit",
     "radix_tile": "block radix sort of tiles + merge-path tile merges",
     "radix_onesweep": "onesweep LSD radix sort (Adinets & Merrill 2022)",
+    "sample": "sample sort (Sintorn-Assarsson): 511 buckets incl. equality buckets",
     "cub_radix": "peer: cub::DeviceRadixSort",
     "cub_merge": "peer: cub::DeviceMergeSort",
     "thrust": "peer: thrust::sort",
@@ -35,7 +36,7 @@ def main():
     print("| algorithm | what | stable | Gkeys/s 2^24 | vs CUB | Gkeys/s 2^28 | vs CUB |")
     print("|---|---|---|---|---|---|---|")
     stable = {"odd_even", "merge_recursive", "merge_bottom_up", "merge_path", "radix_split", "radix_tile",
-              "radix_onesweep", "cub_radix", "cub_merge", "cpu_parallel"}
+              "radix_onesweep", "sample", "cub_radix", "cub_merge", "cpu_parallel"}
     for a in ORDER:
         cells = []
         for n in (1 << 24, 1 << 28):

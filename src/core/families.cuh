@@ -15,8 +15,9 @@
 
 namespace gpusort::detail {
 
-// What `automatic` runs: the fastest family measured so far for the call.
-inline algorithm resolve(algorithm a) { return a == algorithm::automatic ? algorithm::bitonic : a; }
+// What `automatic` runs: the fastest family measured so far (H200,
+// bench/results/nvidia-h200.csv): onesweep radix sort, for every key type.
+inline algorithm resolve(algorithm a) { return a == algorithm::automatic ? algorithm::radix_onesweep : a; }
 
 template <class K, class P> std::size_t family_temp_bytes(algorithm a, const sort_problem<K, P>& p) {
   switch (a) {

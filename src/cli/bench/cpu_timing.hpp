@@ -5,9 +5,12 @@
 //                 order is ours); pairs are sorted as (key, value) records
 //                 zipped and unzipped outside the timing.
 //   cpu_parallel: gpusort::sort_cpu (the library's parallel CPU backend).
+//   cpu_merge_recursive / cpu_merge_iterative: seed 001's CPU merge sorts
+//                 (one thread, stable), on keys or on the same records.
 #pragma once
 
 #include "device_sorter.hpp"  // value_t
+#include "host/cpu_merge.hpp"
 #include "methods.hpp"
 
 #include <gpusort/gpusort.hpp>
@@ -33,8 +36,11 @@ double time_cpu_sort(const method& m, const std::vector<K>& keys, const std::vec
   std::vector<record> records;
 
   // Sets up the input (untimed) and returns the timed sort.
+  const bool serial = m.which == peer::std_sort || m.which == peer::cpu_merge_recursive ||
+                      m.which == peer::cpu_merge_iterative;
+  auto by_key = [&](const record& a, const record& b) { return less(a.key, b.key); };
   auto restore = [&] {
-    if (m.which == peer::std_sort && vals) {
+    if (serial && vals) {
       records.resize(n);
       for (std::size_t i = 0; i < n; ++i) records[i] = {keys[i], (*vals)[i]};
     } else {
@@ -43,7 +49,13 @@ double time_cpu_sort(const method& m, const std::vector<K>& keys, const std::vec
     }
   };
   auto run = [&] {
-    if (m.which == peer::std_sort) {
+    if (m.which == peer::cpu_merge_recursive) {
+      if (vals) detail::cpu_merge::sort_recursive(records.data(), n, by_key);
+      else detail::cpu_merge::sort_recursive(out_keys.data(), n, less);
+    } else if (m.which == peer::cpu_merge_iterative) {
+      if (vals) detail::cpu_merge::sort_iterative(records.data(), n, by_key);
+      else detail::cpu_merge::sort_iterative(out_keys.data(), n, less);
+    } else if (m.which == peer::std_sort) {
       if (vals)
         std::sort(records.begin(), records.end(),
                   [&](const record& a, const record& b) { return less(a.key, b.key); });
@@ -64,7 +76,7 @@ double time_cpu_sort(const method& m, const std::vector<K>& keys, const std::vec
     const auto t1 = std::chrono::steady_clock::now();
     if (r >= warmup) times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
   }
-  if (m.which == peer::std_sort && vals) {
+  if (serial && vals) {
     out_keys.resize(n);
     out_vals.resize(n);
     for (std::size_t i = 0; i < n; ++i) out_keys[i] = records[i].key, out_vals[i] = records[i].val;

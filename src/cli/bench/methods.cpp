@@ -37,6 +37,8 @@ constexpr cap caps[] = {
     {"cub_merge", 0, 1.1, 1000},
     {"thrust", 0, 1.0, 1000},
     {"std_sort", pow2(22), 1.1, 1000},         // one thread
+    {"cpu_merge_recursive", pow2(22), 1.1, 1000},  // one thread
+    {"cpu_merge_iterative", pow2(22), 1.1, 1000},  // one thread
     {"cpu_parallel", pow2(24), 1.1, 1000},
 };
 // Our families not in the table: no size cap, O(n log n)-like growth.
@@ -76,6 +78,8 @@ std::vector<method> build() {
   v.push_back(make("cub_merge", method_kind::gpu_peer, algorithm::automatic, peer::cub_merge));
   v.push_back(make("thrust", method_kind::gpu_peer, algorithm::automatic, peer::thrust));
   v.push_back(make("std_sort", method_kind::cpu, algorithm::automatic, peer::std_sort));
+  v.push_back(make("cpu_merge_recursive", method_kind::cpu, algorithm::automatic, peer::cpu_merge_recursive));
+  v.push_back(make("cpu_merge_iterative", method_kind::cpu, algorithm::automatic, peer::cpu_merge_iterative));
   v.push_back(make("cpu_parallel", method_kind::cpu, algorithm::automatic, peer::cpu_parallel));
   return v;
 }
@@ -89,6 +93,8 @@ bool method::stable() const {
     case peer::cub_merge: return true;      // the Stable* entry points
     case peer::thrust: return false;        // sort/sort_by_key promise no stability
     case peer::std_sort: return false;
+    case peer::cpu_merge_recursive: return true;  // ties from the left run
+    case peer::cpu_merge_iterative: return true;
     case peer::cpu_parallel: return true;   // gpusort's CPU path is stable
   }
   return false;
