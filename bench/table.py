@@ -22,6 +22,8 @@ NOTES = {
     "cub_merge": "peer: cub::DeviceMergeSort",
     "thrust": "peer: thrust::sort",
     "std_sort": "peer: std::sort, one CPU thread",
+    "cpu_merge_recursive": "seed 001's recursive CPU merge sort, one thread",
+    "cpu_merge_iterative": "seed 001's bottom-up CPU merge sort, one thread",
     "cpu_parallel": "gpusort's CPU backend (GNU parallel mode, 16 threads)",
 }
 ORDER = list(NOTES)
@@ -36,7 +38,7 @@ def main():
     print("| algorithm | what | stable | Gkeys/s 2^24 | vs CUB | Gkeys/s 2^28 | vs CUB |")
     print("|---|---|---|---|---|---|---|")
     stable = {"odd_even", "merge_recursive", "merge_bottom_up", "merge_path", "radix_split", "radix_tile",
-              "radix_onesweep", "sample", "cub_radix", "cub_merge", "cpu_parallel"}
+              "radix_onesweep", "sample", "cub_radix", "cub_merge", "cpu_parallel", "cpu_merge_recursive", "cpu_merge_iterative"}
     for a in ORDER:
         cells = []
         for n in (1 << 24, 1 << 28):
