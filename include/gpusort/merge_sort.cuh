@@ -27,15 +27,20 @@ template <class K, class V> struct custom_merge {
   using P = std::conditional_t<std::is_void_v<V>, no_value, V>;
   using tune = merge::tuning<K, P>;
 
-  template <class Less>
-  static void run(void* temp, std::size_t& temp_bytes, const K* kin, K* kout, const P* vin, P* vout, std::size_t n,
-                  Less less, cudaStream_t stream, const char* op) {
+  static call_context context(const char* op, std::size_t n, std::size_t temp_bytes) {
     call_context ctx;
     ctx.op = op;
     ctx.key = "custom";
     ctx.algo = "merge_path";
     ctx.n = n;
     ctx.temp_bytes = temp_bytes;
+    return ctx;
+  }
+
+  template <class Less>
+  static void run(void* temp, std::size_t& temp_bytes, const K* kin, K* kout, const P* vin, P* vout, std::size_t n,
+                  Less less, cudaStream_t stream, const char* op) {
+    const call_context ctx = context(op, n, temp_bytes);
     if (n > 0 && (!kin || !kout)) ctx.fail(errc::invalid_argument, "null key pointer with n > 0");
     if constexpr (!std::is_void_v<V>)
       if (n > 0 && (!vin || !vout)) ctx.fail(errc::invalid_argument, "null value pointer with n > 0");
@@ -53,12 +58,7 @@ template <class K, class V> struct custom_merge {
                         const char* op) {
     std::size_t bytes = 0;
     run(nullptr, bytes, kin, kout, vin, vout, n, less, stream, op);
-    call_context ctx;
-    ctx.op = op;
-    ctx.key = "custom";
-    ctx.algo = "merge_path";
-    ctx.n = n;
-    ctx.temp_bytes = bytes;
+    const call_context ctx = context(op, n, bytes);
     void* temp = nullptr;
     ctx.check(cudaMallocAsync(&temp, bytes, stream), "cudaMallocAsync");
     try {

@@ -7,14 +7,12 @@
 #pragma once
 
 #include "bench/cuda_check.hpp"
-#include "bench/device_sorter.hpp"
+#include "bench/peers/cub_sorter.cuh"
 
 #include <gpusort/detail/key_traits.hpp>
 
 #include <cub/device/device_merge_sort.cuh>
 
-#include <climits>
-#include <cstdint>
 
 namespace gpusort::cli::bench {
 
@@ -26,32 +24,12 @@ template <class K> struct key_order_less {
   }
 };
 
-template <class K> class cub_merge_sorter final : public device_sorter<K> {
+template <class K> class cub_merge_sorter final : public cub_sorter<K, cub_merge_sorter<K>> {
  public:
-  std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
-                            std::size_t n) override {
-    std::size_t bytes = 0;
-    run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
-    return bytes;
-  }
   bool in_place(bool pairs) const override { return pairs; }
-  void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, value_t* vals_in,
-            value_t* vals_out, std::size_t n, cudaStream_t stream) override {
-    run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
-  }
-
- private:
-  static void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
-                  value_t* vals_out, std::size_t n, cudaStream_t stream) {
-    if (n <= std::size_t(INT_MAX))
-      run_with<int>(temp, bytes, keys_in, keys_out, vals_in, vals_out, int(n), stream);
-    else
-      run_with<std::int64_t>(temp, bytes, keys_in, keys_out, vals_in, vals_out,
-                             std::int64_t(n), stream);
-  }
   template <class N>
-  static void run_with(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
-                       value_t* /*vals_out*/, N n, cudaStream_t stream) {
+  static void call(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
+                   value_t* /*vals_out*/, N n, cudaStream_t stream) {
     if (vals_in)
       cuda_check(cub::DeviceMergeSort::StableSortPairs(temp, bytes, keys_in, vals_in, n,
                                                        key_order_less<K>{}, stream),

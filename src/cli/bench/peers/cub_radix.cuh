@@ -1,43 +1,20 @@
 // Peer: cub::DeviceRadixSort (onesweep LSD radix sort), keys and pairs,
-// out of place. Counts that fit in 32 bits use 32-bit offsets, as a caller
-// sorting fewer than 2^31 items would.
+// out of place (offset width: see cub_sorter.cuh).
 #pragma once
 
 #include "bench/cuda_check.hpp"
-#include "bench/device_sorter.hpp"
+#include "bench/peers/cub_sorter.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include <climits>
-#include <cstdint>
 
 namespace gpusort::cli::bench {
 
-template <class K> class cub_radix_sorter final : public device_sorter<K> {
+template <class K> class cub_radix_sorter final : public cub_sorter<K, cub_radix_sorter<K>> {
  public:
-  std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
-                            std::size_t n) override {
-    std::size_t bytes = 0;
-    run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
-    return bytes;
-  }
-  void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, value_t* vals_in,
-            value_t* vals_out, std::size_t n, cudaStream_t stream) override {
-    run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
-  }
-
- private:
-  static void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
-                  value_t* vals_out, std::size_t n, cudaStream_t stream) {
-    if (n <= std::size_t(INT_MAX))
-      run_with<int>(temp, bytes, keys_in, keys_out, vals_in, vals_out, int(n), stream);
-    else
-      run_with<std::int64_t>(temp, bytes, keys_in, keys_out, vals_in, vals_out,
-                             std::int64_t(n), stream);
-  }
   template <class N>
-  static void run_with(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
-                       value_t* vals_out, N n, cudaStream_t stream) {
+  static void call(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
+                   value_t* vals_out, N n, cudaStream_t stream) {
     constexpr int end_bit = int(sizeof(K) * 8);
     if (vals_in)
       cuda_check(cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, vals_in,
