@@ -22,6 +22,7 @@ constexpr gpusort::algorithm all[] = {
     gpusort::algorithm::odd_even,        gpusort::algorithm::bitonic,        gpusort::algorithm::merge_recursive,
     gpusort::algorithm::merge_bottom_up, gpusort::algorithm::merge_path,     gpusort::algorithm::radix_split,
     gpusort::algorithm::radix_tile,      gpusort::algorithm::radix_onesweep, gpusort::algorithm::sample,
+    gpusort::algorithm::quick,
 };
 
 TEST_F(GpuSanitize, U32) {

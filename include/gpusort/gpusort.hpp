@@ -45,7 +45,12 @@ enum class algorithm {
   merge_bottom_up,  // bottom-up merge sort, one thread per merge (teaching): stable
   merge_path,       // three-stage merge sort with merge path: stable
   sample,           // sample sort (Sintorn-Assarsson bucket/merge hybrid), equality buckets: stable
+  quick,            // GPU quicksort: sampled pivots, three-way warp partitions: not stable
 };
+
+// How sample sort chooses its pivots (splitters): from a random sample of
+// the keys (the default), or by linear interpolation over [min, max].
+enum class pivot_rule { sampled, interpolated };
 
 enum class order { ascending, descending };
 
@@ -55,6 +60,7 @@ struct options {
   int begin_bit = 0;   // least significant key bit that takes part
   int end_bit = -1;    // one past the most significant; -1 means all bits
   cudaStream_t stream = nullptr;
+  pivot_rule pivots = pivot_rule::sampled;  // sample sort only
 };
 
 // Name as used by the CLI and the benchmark CSV ("bitonic", ...), and back.

@@ -120,4 +120,14 @@ std::vector<std::string> split_list(std::string_view text) {
   return out;
 }
 
+pivot_rule parse_pivots(std::string_view text) {
+  if (text == "sampled") return pivot_rule::sampled;
+  if (text == "interpolated") return pivot_rule::interpolated;
+  throw usage_error("unknown pivot rule '" + std::string(text) + "' (known: sampled interpolated)");
+}
+
+std::string_view to_string(pivot_rule rule) {
+  return rule == pivot_rule::interpolated ? "interpolated" : "sampled";
+}
+
 }  // namespace gpusort::cli

@@ -5,6 +5,8 @@
 // a typo is a usage error (exit 2) and never silently ignored.
 #pragma once
 
+#include <gpusort/gpusort.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -58,6 +60,10 @@ class parsed_args {
 // "1048576", "2^20" or "1<<20"; usage_error otherwise (names `what`).
 std::uint64_t parse_count(std::string_view text, std::string_view what);
 std::vector<std::string> split_list(std::string_view text);  // "a,b,c"
+// --pivots: "sampled" or "interpolated" (sample sort's pivot rule);
+// usage_error otherwise.
+pivot_rule parse_pivots(std::string_view text);
+std::string_view to_string(pivot_rule rule);
 // Appends `item` to a `sep`-separated list.
 inline void append_item(std::string& list, std::string_view item, char sep = ' ') {
   if (!list.empty()) list += sep;

@@ -36,12 +36,14 @@ const char* verify_usage =
     "order and exits 1.\n";
 
 const char* sort_usage =
-    "usage: gpusort sort --key K [--descending] [--algo A] IN OUT\n"
+    "usage: gpusort sort --key K [--descending] [--algo A] [--pivots P] IN OUT\n"
     "\n"
     "Sorts the raw keys of type K in IN through gpusort::sort (on the GPU when\n"
     "one is present, else the parallel CPU sort), prints the backend that ran,\n"
     "and writes OUT (complete or not at all).\n"
-    "  --algo A   GPU algorithm: automatic (default) or one of: %s\n";
+    "  --algo A   GPU algorithm: automatic (default) or one of: %s\n"
+    "  --pivots P sample sort's pivots: sampled (default, from a random sample)\n"
+    "             or interpolated (evenly spaced over the keys' [min, max])\n";
 
 // The key option, checked against the 12 names before anything else runs.
 std::string key_option(const parsed_args& a) {
@@ -113,7 +115,8 @@ int cmd_verify(int argc, char** argv) {
 }
 
 int cmd_sort(int argc, char** argv) {
-  parsed_args a(argc, argv, 2, {{"key", true}, {"descending", false}, {"algo", true}}, "sort");
+  parsed_args a(argc, argv, 2, {{"key", true}, {"descending", false}, {"algo", true}, {"pivots", true}},
+                "sort");
   if (a.flag("help")) {
     std::printf(sort_usage, bench::our_algorithm_names().c_str());
     return exit_ok;
@@ -127,6 +130,7 @@ int cmd_sort(int argc, char** argv) {
   else if (!parse_algorithm(algo, opt.algo))
     throw usage_error("unknown algorithm '" + algo + "' (known: automatic " + bench::our_algorithm_names() +
                       ")");
+  opt.pivots = parse_pivots(a.value_or("pivots", "sampled"));
   const std::string& in = a.positionals()[0];
   const std::string& out = a.positionals()[1];
 

@@ -24,6 +24,7 @@ constexpr auto algos = std::to_array<algo_info>({
     {algorithm::merge_bottom_up, "merge_bottom_up", true},
     {algorithm::merge_path, "merge_path", true},
     {algorithm::sample, "sample", true},
+    {algorithm::quick, "quick", false},
 });
 }  // namespace
 

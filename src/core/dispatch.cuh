@@ -87,7 +87,7 @@ bool try_native(algorithm algo, const sort_problem<K, no_value>& base, const voi
   if (reinterpret_cast<std::uintptr_t>(vin) % alignof(P) || reinterpret_cast<std::uintptr_t>(vout) % alignof(P))
     return false;
   sort_problem<K, P> p{base.keys_in, base.keys_out, static_cast<const P*>(vin), static_cast<P*>(vout),
-                       base.n, base.ord, base.stream, base.ctx};
+                       base.n, base.ord, base.stream, base.ctx, base.pivots};
   run_native(algo, p, temp, temp_bytes);
   return true;
 }
@@ -109,7 +109,8 @@ void sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_
   if (n > 0 && (!keys_in || !keys_out)) ctx.fail(errc::invalid_argument, "null key pointer with n > 0");
   if (val_size > 0 && n > 0 && (!vals_in || !vals_out)) ctx.fail(errc::invalid_argument, "null value pointer with n > 0");
   if (val_size > 16) ctx.fail(errc::invalid_argument, "values wider than 16 bytes");
-  sort_problem<K, no_value> p{keys_in, keys_out, nullptr, nullptr, n, checked_order<K>(opt, ctx), opt.stream, &ctx};
+  sort_problem<K, no_value> p{keys_in, keys_out, nullptr, nullptr, n, checked_order<K>(opt, ctx), opt.stream, &ctx,
+                              opt.pivots};
   if (val_size == 0) return run_native(algo, p, temp, temp_bytes);
   if (try_native<K, 1>(algo, p, vals_in, vals_out, val_size, temp, temp_bytes) ||
       try_native<K, 2>(algo, p, vals_in, vals_out, val_size, temp, temp_bytes) ||
@@ -118,10 +119,10 @@ void sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_
       try_native<K, 16>(algo, p, vals_in, vals_out, val_size, temp, temp_bytes))
     return;
   if (n <= 0xFFFFFFFFull) {
-    sort_problem<K, std::uint32_t> q{keys_in, keys_out, nullptr, nullptr, n, p.ord, opt.stream, &ctx};
+    sort_problem<K, std::uint32_t> q{keys_in, keys_out, nullptr, nullptr, n, p.ord, opt.stream, &ctx, p.pivots};
     run_indexed(algo, q, vals_in, vals_out, val_size, temp, temp_bytes);
   } else {
-    sort_problem<K, std::uint64_t> q{keys_in, keys_out, nullptr, nullptr, n, p.ord, opt.stream, &ctx};
+    sort_problem<K, std::uint64_t> q{keys_in, keys_out, nullptr, nullptr, n, p.ord, opt.stream, &ctx, p.pivots};
     run_indexed(algo, q, vals_in, vals_out, val_size, temp, temp_bytes);
   }
 }

@@ -10,6 +10,7 @@
 #include "radix/tile.cuh"
 #include "sample/family.cuh"
 #include "network/odd_even.cuh"
+#include "quick/family.cuh"
 
 #include <gpusort/gpusort.hpp>
 
@@ -30,6 +31,7 @@ template <class K, class P> std::size_t family_temp_bytes(algorithm a, const sor
     case algorithm::radix_tile: return radix_tile::temp_bytes(p);
     case algorithm::radix_onesweep: return radix_onesweep::temp_bytes(p);
     case algorithm::sample: return sample::family::temp_bytes(p);
+    case algorithm::quick: return quick::family::temp_bytes(p);
     default: p.ctx->fail(errc::invalid_argument, "unknown algorithm");
   }
 }
@@ -45,6 +47,7 @@ template <class K, class P> void family_sort(algorithm a, const sort_problem<K, 
     case algorithm::radix_tile: return radix_tile::sort(p, temp);
     case algorithm::radix_onesweep: return radix_onesweep::sort(p, temp);
     case algorithm::sample: return sample::family::sort(p, temp);
+    case algorithm::quick: return quick::family::sort(p, temp);
     default: p.ctx->fail(errc::invalid_argument, "unknown algorithm");
   }
 }

@@ -9,6 +9,7 @@
 #include "payload.cuh"
 
 #include <gpusort/detail/key_traits.hpp>
+#include <gpusort/gpusort.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -30,6 +31,7 @@ template <class K, class P> struct sort_problem {
   key_order<K> ord{};
   cudaStream_t stream = nullptr;
   const call_context* ctx = nullptr;
+  pivot_rule pivots = pivot_rule::sampled;
 };
 
 // Runs f(order) with the fastest order object equivalent to `ord`: a sort

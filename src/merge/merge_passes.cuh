@@ -2,9 +2,11 @@
 // of `width` items pairwise over the whole array, with every output tile
 // given to one block (Green, McColl & Bader 2012, merge path). However few
 // and large the merges, every SM gets equal work.
-//   partition  one thread per output-tile boundary finds, by merge path
-//              on the global arrays, how many items of run A precede it
-//   merge      each block loads its A and B slices into shared memory,
+//   partition  one warp per output-tile boundary finds, by a 32-ary merge
+//              path search of the global arrays, how many items of run A
+//              precede it
+//   merge      each block loads its A and B slices into shared memory
+//              (every copy in flight: tile_load.cuh),
 //              every thread merge-paths its ITEMS outputs there and merges
 //              them serially; the tile is stored coalesced
 // Keys live in global memory as the caller's type K and are carried as
@@ -16,6 +18,7 @@
 #include "core/payload.cuh"
 #include "merge/block_merge_sort.cuh"
 #include "merge/merge_path.cuh"
+#include "merge/tile_load.cuh"
 
 #include <cstddef>
 
@@ -47,16 +50,17 @@ template <class Ord, class K> struct global_run {
 };
 
 // splits[j] = number of A items among the outputs of its pair before
-// output j * tile.
+// output j * tile. One warp per boundary (warp_merge_path).
 template <class K, class Ord>
 __global__ void partition_kernel(const K* keys, std::size_t n, std::size_t width, std::size_t tile,
                                  std::size_t boundaries, std::size_t* splits, Ord ord) {
-  for (std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < boundaries;
-       j += std::size_t(gridDim.x) * blockDim.x) {
+  const std::size_t warps = std::size_t(gridDim.x) * (blockDim.x / 32);
+  for (std::size_t j = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; j < boundaries; j += warps) {
     std::size_t pos = j * tile < n ? j * tile : n;
     pair_bounds pb(pos, width, n);
     global_run<Ord, K> a{keys + pb.a0, ord}, b{keys + pb.a1, ord};
-    splits[j] = merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, pos - pb.a0, ord);
+    const std::size_t split = warp_merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, pos - pb.a0, ord);
+    if ((threadIdx.x & 31u) == 0) splits[j] = split;
   }
 }
 
@@ -79,12 +83,9 @@ merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::s
     std::size_t db0 = (pos0 - pb.a0) - da0, db1 = (pos1 - pb.a0) - da1;
     unsigned la = unsigned(da1 - da0), lb = unsigned(db1 - db0);
     // load the A slice then the B slice
-    for (unsigned i = threadIdx.x; i < la + lb; i += THREADS) {
-      std::size_t g = i < la ? pb.a0 + da0 + i : pb.a1 + db0 + (i - la);
-      s.keys[i] = ord.encode(kin[g]);
-      if constexpr (!is_no_value<P>) s.vals[i] = vin[g];
-    }
-    __syncthreads();
+    const std::size_t at_a = pb.a0 + da0, at_b = pb.a1 + db0;
+    load_slices<THREADS, ITEMS>(ord, s, kin + at_a, is_no_value<P> ? vin : vin + at_a, la, kin + at_b,
+                                is_no_value<P> ? vin : vin + at_b, lb);
     T k[ITEMS];
     P v[ITEMS];
     unsigned diag = threadIdx.x * ITEMS;

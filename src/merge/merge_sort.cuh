@@ -1,6 +1,6 @@
 // The fast merge sort: seed 000's three stages with merge path (Green,
 // McColl & Bader 2012), structured like CUB's and ModernGPU's merge sorts.
-//   block sort   stages 1-2 per tile of THREADS x ITEMS (block_merge_sort.cuh)
+//   block sort   stages 1-2 per tile of THREADS x ITEMS (segment_sort.cuh)
 //   merge passes stage 3, ceil(log2(tiles)) times (merge_passes.cuh)
 // Buffers ping-pong between the output and one scratch array; the block
 // sort writes to whichever makes the last pass land in the output, so no
@@ -13,6 +13,7 @@
 #include "core/launch.cuh"
 #include "core/temp_layout.hpp"
 #include "merge/merge_passes.cuh"
+#include "merge/segment_sort.cuh"
 
 #include <cstddef>
 
@@ -26,42 +27,6 @@ template <class T, class P> struct tuning {
   static constexpr int tile = threads * items;
   static constexpr int partition_threads = 256;
 };
-
-template <int THREADS, int ITEMS, class K, class P, class Ord>
-__global__ void __launch_bounds__(THREADS)
-block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Ord ord) {
-  using T = typename Ord::carried;
-  constexpr int TILE = THREADS * ITEMS;
-  __shared__ tile_storage<T, P, TILE> s;
-  const std::size_t tiles = (n + TILE - 1) / TILE;
-  for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    std::size_t base = tile * TILE;
-    int valid = int(n - base < std::size_t(TILE) ? n - base : std::size_t(TILE));
-    // load coalesced through shared memory, then take a blocked slice
-    for (int i = threadIdx.x; i < valid; i += THREADS) {
-      s.keys[i] = ord.encode(kin[base + i]);
-      if constexpr (!is_no_value<P>) s.vals[i] = vin[base + i];
-    }
-    __syncthreads();
-    T k[ITEMS];
-    P v[ITEMS];
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      int i = int(threadIdx.x) * ITEMS + r;
-      if (i < valid) {
-        k[r] = s.keys[i];
-        if constexpr (!is_no_value<P>) v[r] = s.vals[i];
-      }
-    }
-    __syncthreads();
-    block_merge_sort<THREADS, ITEMS>(ord, k, v, valid, s);
-    for (int i = threadIdx.x; i < valid; i += THREADS) {
-      kout[base + i] = ord.decode(s.keys[i]);
-      if constexpr (!is_no_value<P>) vout[base + i] = s.vals[i];
-    }
-    __syncthreads();
-  }
-}
 
 // Scratch: a second key array, a second value array, the splits.
 template <class Tune, class K, class P> std::size_t sort_temp_bytes(std::size_t n) {
@@ -89,10 +54,11 @@ void sort(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout,
   P* v_src = passes % 2 ? vbuf : vout;
   K* k_dst = passes % 2 ? kout : kbuf;
   P* v_dst = passes % 2 ? vout : vbuf;
-  block_sort_kernel<TH, IT><<<grid_for(tiles, 1), TH, 0, stream>>>(kin, k_src, vin, v_src, n, ord);
+  segment_sort_kernel<TH, IT><<<grid_for(tiles, 1), TH, 0, stream>>>(kin, k_src, vin, v_src, tile_segments{n, TILE},
+                                                                      ord);
   ctx.check_launch("merge block sort");
   for (std::size_t width = TILE; width < n; width *= 2) {
-    partition_kernel<<<grid_for(tiles + 1, Tune::partition_threads), Tune::partition_threads, 0, stream>>>(
+    partition_kernel<<<grid_for((tiles + 1) * 32, Tune::partition_threads), Tune::partition_threads, 0, stream>>>(
         k_src, n, width, std::size_t(TILE), tiles + 1, splits, ord);
     ctx.check_launch("merge partition");
     merge_kernel<TH, IT><<<grid_for(tiles, 1), TH, 0, stream>>>(k_src, k_dst, v_src, v_dst, n, width, splits, ord);

@@ -4,6 +4,7 @@
 // the order's bits [begin_bit, end_bit): ceil((end - begin) / 8) passes.
 //
 //   n <= small::tile   one block sorts everything in shared memory, one launch
+//                      (256 threads up to half that tile, else 512)
 //   otherwise          1. memset: histograms, tile counters, first look-back table
 //                      2. histogram of every pass in one read + scan + plan
 //                         (one launch for n <= fused_max, else two)
@@ -105,6 +106,11 @@ template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
   const int passes = radix::pass_count(p.ord, T::radix_bits);
 
   // small n: one block, one launch
+  if (p.n <= std::size_t(T::small_half::tile)) {
+    radix::block_sort<typename T::small_half>(p, p.keys_in, p.keys_out, p.vals_in, p.vals_out, passes, 1,
+                                              "radix onesweep small sort");
+    return;
+  }
   if (p.n <= std::size_t(T::small::tile)) {
     radix::block_sort<typename T::small>(p, p.keys_in, p.keys_out, p.vals_in, p.vals_out, passes, 1,
                                          "radix onesweep small sort");

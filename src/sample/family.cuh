@@ -3,139 +3,166 @@
 // orders, bit ranges (keys compare by key_order / full_order, so "equal"
 // means equal rank under the call's order).
 //
-//   1. splitters  on device: 2048 hashed samples sorted by one block,
-//                 255 splitters (splitters.cuh)
-//   2. count      per-tile bucket histograms -> [bucket][tile] table,
-//                 cub exclusive scan -> offsets (partition.cuh)
-//   3. scatter    stable scatter into 511 buckets: 256 range buckets and
-//                 255 equality buckets (tuning.cuh, partition.cuh)
-//   4. buckets    small ones one block each (block merge sort), large range
-//                 buckets merge::sort on the subrange, equality buckets are
-//                 copied unsorted (bucket_sort.cuh)
+// Levels of distribution, each ending in one segmented block sort:
+//   level 1   the whole input is one segment; levels >= 2: every range
+//             bucket of the level before that holds more than one merge
+//             tile (4352 keys for u32) is a segment, refined with new
+//             splitters from a new sample of it (issue 5 step 3)
+//   per level, all its segments together (segments.cuh), one set of launches:
+//     splitters  255 per segment: sampled (splitters.cuh) or interpolated
+//                over [min, max] (interpolate.cuh), by options::pivots
+//     count      per-tile shared-memory histograms of 511 buckets into the
+//                level's table, cub exclusive scan (partition.cuh)
+//     scatter    stable, into 256 range and 255 equality buckets
+//     pack       buckets <= one merge tile packed into runs of <= one tile,
+//                oversized range buckets listed for the next level
+//                (bucket_sort.cuh)
+//     sort       merge::segment_sort_kernel over the runs, into the output
+//   fallback  range buckets still oversized after tuning::max_levels
+//             (adversarial input) go to merge::sort on the subrange
+// Levels ping-pong: level 1 scatters input -> kbuf, level 2 kbuf -> output,
+// level 3 output -> kbuf...; each level's runs are sorted from where that
+// level left them into the output (in place on even levels: a run is read
+// whole into shared memory before it is written). Each range moves only
+// while it is oversized, so most keys are read and written three times per
+// level they take part in, plus twice by the final block sort.
 // n <= 2^14 skips all of it and runs merge::sort directly.
 //
-// Known host sync: the 512 bucket bounds are copied to the host once
-// (cudaStreamSynchronize) so the host can pick each large bucket's sort.
-// Not done (issue 5 step 3): oversized buckets are not re-split with a new
-// sample; they go to merge::sort, one call per bucket, serially on the
-// stream. Interpolated splitters (the seed's other option) are not offered.
-//
-// Scratch (one temp block): splitters, the count and offset tables
-// (511 x ceil(n / 8192) size_t each), bucket bounds, cub's scan scratch,
-// a scattered copy of keys and values, and merge::sort's scratch for a
-// bucket as large as n (worst case: nearly every key in one range bucket).
+// Host syncs: one per level, to read the oversized spans (the next level's
+// segments); a second read in the same level when there are more than
+// tuning::preview of them. Uniform u32 keys take 1 level up to ~2^19 (part
+// of the keys a second one at 2^20), 2 up to ~2^26, a partial third at 2^28
+// (docs/perf/sample.md).
 #pragma once
 
 #include "core/launch.cuh"
 #include "core/problem.cuh"
-#include "core/temp_layout.hpp"
 #include "merge/merge_sort.cuh"
+#include "merge/segment_sort.cuh"
 #include "sample/bucket_sort.cuh"
+#include "sample/interpolate.cuh"
 #include "sample/partition.cuh"
+#include "sample/plan.cuh"
+#include "sample/segments.cuh"
 #include "sample/splitters.cuh"
 #include "sample/tuning.cuh"
 
 #include <cub/device/device_scan.cuh>
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
 namespace gpusort::detail::sample {
 
-template <class K, class P> using merge_tune = merge::tuning<typename key_traits<K>::bits, P>;
-
-// The temp block's slots; the same code sizes (temp == nullptr) and carves.
-template <class K, class P> struct plan {
-  using U = typename key_traits<K>::bits;
-  std::size_t tiles = 0, table = 0, scan_bytes = 0;
-  U* splitters = nullptr;
-  std::size_t* counts = nullptr;
-  std::size_t* offsets = nullptr;
-  std::size_t* bounds = nullptr;
-  void* scan_temp = nullptr;
-  K* kbuf = nullptr;
-  P* vbuf = nullptr;
-  void* merge_temp = nullptr;
-  std::size_t bytes = 0;
-
-  plan(const call_context& ctx, std::size_t n, void* temp) {
-    temp_layout t(temp);
-    if (n <= tuning::direct_max) {
-      merge_temp = t.take<std::uint8_t>(merge::sort_temp_bytes<merge_tune<K, P>, K, P>(n));
-      bytes = t.bytes();
-      return;
-    }
-    tiles = (n + tuning::tile - 1) / tuning::tile;
-    table = std::size_t(tuning::buckets) * tiles;
-    ctx.check(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<std::size_t*>(nullptr),
-                                            static_cast<std::size_t*>(nullptr), table),
-              "cub::DeviceScan::ExclusiveSum(size)");
-    splitters = t.take<U>(tuning::splitters);
-    counts = t.take<std::size_t>(table);
-    offsets = t.take<std::size_t>(table);
-    bounds = t.take<std::size_t>(tuning::buckets + 1);
-    scan_temp = t.take<std::uint8_t>(scan_bytes);
-    kbuf = t.take<K>(n);
-    if constexpr (!is_no_value<P>) vbuf = t.take<P>(n);
-    merge_temp = t.take<std::uint8_t>(merge::sort_temp_bytes<merge_tune<K, P>, K, P>(n));
-    bytes = t.bytes();
-  }
-};
-
 template <class K, class P> std::size_t temp_bytes(const sort_problem<K, P>& p) {
   return plan<K, P>(*p.ctx, p.n, nullptr).bytes;
+}
+
+// Where a level reads and writes.
+template <class K, class P> struct level_buffers {
+  const K* kin;
+  const P* vin;
+  K* kout;
+  P* vout;
+};
+
+// refine: splits the level's segments (one set of launches) and sorts the
+// runs it packs into the output.
+template <class K, class P, class Ord>
+void split_level(const sort_problem<K, P>& p, const Ord& ord, const plan<K, P>& pl, const level_segments& lv,
+                 const level_buffers<K, P>& io) {
+  using Tune = merge_tune<K, P>;
+  const call_context& ctx = *p.ctx;
+  const std::size_t segs = lv.descs.size(), tiles = lv.tiles;
+  const bool interpolated = p.pivots == pivot_rule::interpolated;
+  ctx.check(cudaMemcpyAsync(pl.descs, lv.descs.data(), segs * sizeof(segment_desc), cudaMemcpyHostToDevice,
+                            p.stream),
+            "cudaMemcpyAsync(sample segments)");
+  setup_kernel<<<grid_for(segs, 1), tuning::threads, 0, p.stream>>>(
+      pl.descs, segs, pl.map, interpolated ? pl.ranges : rank_range{nullptr, nullptr}, pl.counters);
+  ctx.check_launch("sample setup");
+  // sample
+  if (interpolated) {
+    minmax_kernel<<<grid_for(tiles, 1), tuning::threads, 0, p.stream>>>(io.kin, pl.descs, pl.map, tiles, ord,
+                                                                      pl.ranges);
+    ctx.check_launch("sample minmax");
+    interpolate_splitters_kernel<<<grid_for(segs, 1), tuning::sample_threads, 0, p.stream>>>(segs, ord, pl.ranges,
+                                                                                            pl.splitters);
+    ctx.check_launch("sample interpolated splitters");
+  } else {
+    sample_splitters_kernel<<<grid_for(segs, 1), tuning::sample_threads, 0, p.stream>>>(io.kin, pl.descs, segs,
+                                                                                       ord, pl.splitters);
+    ctx.check_launch("sample splitters");
+  }
+  // count
+  count_kernel<<<grid_for(tiles, 1), tuning::threads, 0, p.stream>>>(io.kin, pl.descs, pl.map, tiles, ord,
+                                                                   pl.splitters, pl.table);
+  ctx.check_launch("sample count");
+  std::size_t scan_bytes = pl.scan_bytes;
+  ctx.check(cub::DeviceScan::ExclusiveSum(pl.scan_temp, scan_bytes, pl.table, pl.table,
+                                          std::size_t(tuning::buckets) * tiles, p.stream),
+            "cub::DeviceScan::ExclusiveSum");
+  // scatter
+  scatter_kernel<<<grid_for(tiles, 1), tuning::threads, 0, p.stream>>>(io.kin, io.vin, io.kout, io.vout, pl.descs,
+                                                                     pl.map, tiles, ord, pl.splitters, pl.table);
+  ctx.check_launch("sample scatter");
+  // pack
+  pack_kernel<Tune::tile><<<grid_for(segs, tuning::pack_threads / 32), tuning::pack_threads, 0, p.stream>>>(
+      pl.descs, segs, pl.table, pl.counters, pl.runs, pl.oversized);
+  ctx.check_launch("sample pack");
+  // sort: about one block per run; the kernel reads the run count itself
+  const std::size_t runs_guess = 2 * ((lv.keys + Tune::tile - 1) / Tune::tile) + segs;
+  merge::segment_sort_kernel<Tune::threads, Tune::items><<<grid_for(runs_guess, 1), Tune::threads, 0, p.stream>>>(
+      io.kout, p.keys_out, io.vout, p.vals_out, run_list{pl.counters, pl.runs}, ord);
+  ctx.check_launch("sample bucket sort");
+}
+
+// The level's oversized spans, copied to the host (the level's sync).
+template <class K, class P>
+std::vector<span> read_oversized(const call_context& ctx, const plan<K, P>& pl, cudaStream_t stream) {
+  const std::size_t preview = std::min<std::size_t>(tuning::preview, pl.cap_segs);
+  std::vector<std::size_t> head(level_counters::words + 2 * preview);
+  ctx.check(cudaMemcpyAsync(head.data(), pl.counters, head.size() * sizeof(std::size_t), cudaMemcpyDeviceToHost,
+                            stream),
+            "cudaMemcpyAsync(sample oversized buckets)");
+  ctx.check(cudaStreamSynchronize(stream), "cudaStreamSynchronize(sample level)");
+  std::vector<span> spans(head[level_counters::oversized]);
+  const std::size_t seen = std::min(spans.size(), preview);
+  for (std::size_t i = 0; i < seen; ++i)
+    spans[i] = {head[level_counters::words + 2 * i], head[level_counters::words + 2 * i + 1]};
+  if (spans.size() > seen) {
+    ctx.check(cudaMemcpyAsync(spans.data() + seen, pl.oversized + seen, (spans.size() - seen) * sizeof(span),
+                              cudaMemcpyDeviceToHost, stream),
+              "cudaMemcpyAsync(sample oversized buckets)");
+    ctx.check(cudaStreamSynchronize(stream), "cudaStreamSynchronize(sample level)");
+  }
+  return spans;
 }
 
 template <class K, class P, class Ord> void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   using Tune = merge_tune<K, P>;
   const call_context& ctx = *p.ctx;
-  const std::size_t n = p.n;
-  plan<K, P> pl(ctx, n, temp);
-  if (n <= tuning::direct_max)
-    return merge::sort<Tune>(ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, n, ord, p.stream, pl.merge_temp);
+  const plan<K, P> pl(ctx, p.n, temp);
+  if (p.n <= tuning::direct_max)
+    return merge::sort<Tune>(ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, ord, p.stream, pl.merge_temp);
 
-  // 1. splitters
-  splitter_kernel<<<1, tuning::sample_threads, 0, p.stream>>>(p.keys_in, n, ord, pl.splitters);
-  ctx.check_launch("sample splitters");
-  // 2. count and scan
-  const unsigned grid = grid_for(pl.tiles, 1);
-  count_kernel<<<grid, tuning::threads, 0, p.stream>>>(p.keys_in, n, ord, pl.splitters, pl.counts, pl.tiles);
-  ctx.check_launch("sample count");
-  std::size_t scan_bytes = pl.scan_bytes;
-  ctx.check(cub::DeviceScan::ExclusiveSum(pl.scan_temp, scan_bytes, pl.counts, pl.offsets, pl.table, p.stream),
-            "cub::DeviceScan::ExclusiveSum");
-  // 3. scatter
-  scatter_kernel<<<grid, tuning::threads, 0, p.stream>>>(p.keys_in, p.vals_in, pl.kbuf, pl.vbuf, n, ord,
-                                                         pl.splitters, pl.offsets, pl.tiles);
-  ctx.check_launch("sample scatter");
-  bucket_bounds_kernel<<<1, 512, 0, p.stream>>>(pl.offsets, pl.tiles, n, pl.bounds);
-  ctx.check_launch("sample bucket bounds");
-  // 4. small buckets on the device, in one launch
-  segmented_sort_kernel<Tune::threads, Tune::items><<<tuning::buckets, Tune::threads, 0, p.stream>>>(
-      pl.kbuf, p.keys_out, pl.vbuf, p.vals_out, pl.bounds, ord);
-  ctx.check_launch("sample bucket sort");
-  // the one host sync: bucket bounds
-  std::vector<std::size_t> bounds(tuning::buckets + 1);
-  ctx.check(cudaMemcpyAsync(bounds.data(), pl.bounds, bounds.size() * sizeof(std::size_t), cudaMemcpyDeviceToHost,
-                            p.stream),
-            "cudaMemcpyAsync(bucket bounds)");
-  ctx.check(cudaStreamSynchronize(p.stream), "cudaStreamSynchronize(bucket bounds)");
-  // 4b. large buckets
-  for (int b = 0; b < tuning::buckets; ++b) {
-    const std::size_t at = bounds[b], size = bounds[b + 1] - bounds[b];
-    if (size <= std::size_t(Tune::tile)) continue;  // done by segmented_sort_kernel
-    K* kout = p.keys_out + at;
-    P* vout = p.vals_out ? p.vals_out + at : nullptr;
-    P* vsrc = pl.vbuf ? pl.vbuf + at : nullptr;
-    if (b % 2 == 1) {  // equality bucket: already in input order
-      ctx.check(cudaMemcpyAsync(kout, pl.kbuf + at, size * sizeof(K), cudaMemcpyDeviceToDevice, p.stream),
-                "cudaMemcpyAsync(equality bucket keys)");
-      if constexpr (!is_no_value<P>)
-        ctx.check(cudaMemcpyAsync(vout, vsrc, size * sizeof(P), cudaMemcpyDeviceToDevice, p.stream),
-                  "cudaMemcpyAsync(equality bucket values)");
-    } else {
-      merge::sort<Tune>(ctx, pl.kbuf + at, kout, vsrc, vout, size, ord, p.stream, pl.merge_temp);
-    }
+  std::vector<span> spans{{0, p.n}};
+  const K* kin = p.keys_in;
+  const P* vin = p.vals_in;
+  for (int level = 1; level <= tuning::max_levels && !spans.empty(); ++level) {
+    const bool to_kbuf = level % 2 == 1;
+    const level_buffers<K, P> io{kin, vin, to_kbuf ? pl.kbuf : p.keys_out, to_kbuf ? pl.vbuf : p.vals_out};
+    split_level(p, ord, pl, level_segments(spans), io);
+    spans = read_oversized(ctx, pl, p.stream);
+    kin = io.kout;
+    vin = io.vout;
+  }
+  // fallback: still oversized after max_levels
+  for (const span& s : spans) {
+    const P* vsrc = vin ? vin + s.begin : nullptr;
+    P* vdst = p.vals_out ? p.vals_out + s.begin : nullptr;
+    merge::sort<Tune>(ctx, kin + s.begin, p.keys_out + s.begin, vsrc, vdst, s.size, ord, p.stream, pl.merge_temp);
   }
 }
 

@@ -1,11 +1,19 @@
-// Sample sort, stage 1: splitters, entirely on the device.
-// One block of 1024 threads draws 2048 keys at indices hash(i) % n
-// (splitmix64, deterministic, with replacement, so any n >= 1 works),
-// bitonic-sorts them in shared memory under the call's order and writes
-// every oversample-th one as a splitter: s[j] = sample[(j + 1) * 8].
+// Sample sort, stage 1 (pivot_rule::sampled): splitters from a random
+// sample of each segment (Sintorn & Assarsson 2008 pick pivots by linear
+// interpolation; seed 002 suggests a random sample, which does not depend
+// on the key distribution; the interpolated rule is interpolate.cuh).
+// One block per segment, entirely on the device:
+//   sample   m = sample_count(size) keys (256 to 2048) at positions
+//            hash(i) % size (splitmix64, deterministic, with replacement,
+//            so any size >= 1 works)
+//   sort     merge::block_merge_sort (256 threads x 8) under the order
+//   pick     s[j] = sample[(j + 1) * m / 256], j = 0..254
 // Splitters may repeat (few distinct keys); bucket_of copes (tuning.cuh).
 #pragma once
 
+#include "core/payload.cuh"
+#include "merge/block_merge_sort.cuh"
+#include "sample/segments.cuh"
 #include "sample/tuning.cuh"
 
 #include <cstddef>
@@ -20,34 +28,30 @@ __host__ __device__ __forceinline__ std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// sample
 template <class K, class Ord>
 __global__ void __launch_bounds__(tuning::sample_threads)
-splitter_kernel(const K* keys, std::size_t n, Ord ord, typename Ord::carried* splitters) {
+sample_splitters_kernel(const K* keys, const segment_desc* descs, std::size_t segs, Ord ord,
+                        typename Ord::carried* splitters) {
   using U = typename Ord::carried;
-  constexpr int M = tuning::samples;
-  __shared__ U s[M];
-  for (int i = threadIdx.x; i < M; i += tuning::sample_threads)
-    s[i] = ord.encode(keys[splitmix64(std::uint64_t(i) * 0x2545F4914F6CDD1Dull + n) % n]);
-  __syncthreads();
-  // bitonic sort of M keys (not stable; only the splitter values matter)
-  for (int k = 2; k <= M; k <<= 1) {
-    for (int j = k >> 1; j > 0; j >>= 1) {
-      for (int i = threadIdx.x; i < M; i += tuning::sample_threads) {
-        int ixj = i ^ j;
-        if (ixj > i) {
-          U a = s[i], b = s[ixj];
-          bool up = (i & k) == 0;
-          if (up ? ord.less(b, a) : ord.less(a, b)) {
-            s[i] = b;
-            s[ixj] = a;
-          }
-        }
-      }
-      __syncthreads();
+  constexpr int TH = tuning::sample_threads, IT = tuning::sample_items;
+  __shared__ merge::tile_storage<U, no_value, TH * IT> s;
+  for (std::size_t seg = blockIdx.x; seg < segs; seg += gridDim.x) {
+    const segment_desc d = descs[seg];
+    const int m = sample_count(d.size);
+    const std::uint64_t salt = d.begin * 0x2545F4914F6CDD1Dull + d.size;
+    U k[IT];
+    no_value v[IT];
+#pragma unroll
+    for (int r = 0; r < IT; ++r) {
+      const int i = int(threadIdx.x) * IT + r;
+      if (i < m) k[r] = ord.encode(keys[d.begin + splitmix64(salt + std::uint64_t(i)) % d.size]);
     }
+    merge::block_merge_sort<TH, IT>(ord, k, v, m, s);
+    for (int j = threadIdx.x; j < tuning::splitters; j += TH)
+      splitters[seg * tuning::splitters + j] = s.keys[(j + 1) * m / (tuning::splitters + 1)];
+    __syncthreads();
   }
-  for (int j = threadIdx.x; j < tuning::splitters; j += tuning::sample_threads)
-    splitters[j] = s[(j + 1) * tuning::oversample];
 }
 
 }  // namespace gpusort::detail::sample

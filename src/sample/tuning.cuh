@@ -1,8 +1,8 @@
 // Sample sort (Sintorn & Assarsson 2008's bucket/merge hybrid; seed 002,
 // design/techniques.md §4): the constants every stage shares.
 //
-// Buckets: S = 255 splitters drawn from a sorted random sample give
-// B = 2S + 1 = 511 buckets, in key order:
+// Buckets: S = 255 splitters per segment give B = 2S + 1 = 511 buckets, in
+// key order:
 //   2j      range bucket j:  s[j-1] < key < s[j]   (j = 0..S; open ends)
 //   2j + 1  equality bucket: key == s[j]           (rank-equal under the order)
 // A key equal to a splitter goes to that splitter's equality bucket, which
@@ -16,22 +16,44 @@
 namespace gpusort::detail::sample {
 
 struct tuning {
-  static constexpr int splitters = 255;                 // S
-  static constexpr int buckets = 2 * splitters + 1;     // B
-  static constexpr int sample_log2 = 11;                // 2048 samples, oversampling 8
-  static constexpr int samples = 1 << sample_log2;
-  static constexpr int sample_threads = 1024;           // one block sorts the sample
-  static constexpr int oversample = samples / (splitters + 1);
-  static constexpr int threads = 256;                   // count and scatter blocks
+  static constexpr int splitters = 255;              // S
+  static constexpr int buckets = 2 * splitters + 1;  // B
+  // sample: one block sorts a segment's sample with the block merge sort;
+  // a segment of z keys draws clamp(z / sample_every, min_samples, 2048)
+  static constexpr int sample_threads = 256;
+  static constexpr int sample_items = 8;
+  static constexpr int max_samples = sample_threads * sample_items;  // oversampling 8
+  static constexpr int min_samples = splitters + 1;                  // one sample per splitter
+  static constexpr int sample_every = 32;
+  // count and scatter: one block per tile of 8192 keys of one segment
+  static constexpr int threads = 256;
   static constexpr int warps = threads / 32;
-  static constexpr int items = 32;                      // keys per thread per tile
-  static constexpr int tile = threads * items;          // 8192 keys per count/scatter tile
-  // Inputs this small go straight to the merge sort: the fixed costs (sample
-  // sort, 511 x tiles table, host sync) would dominate.
+  static constexpr int items = 32;
+  static constexpr int tile = threads * items;
+  // refine: levels of distribution before the merge::sort fallback (a
+  // level splits every oversized range bucket about 256 ways, so three
+  // levels reach one merge tile up to ~2^36 keys; interpolated pivots on
+  // skewed 64-bit keys may need more)
+  static constexpr int max_levels = 6;
+  // oversized buckets copied to the host with the level's counters in the
+  // one read per level; more take a second read
+  static constexpr int preview = 1024;
+  // pack: one warp per segment
+  static constexpr int pack_threads = 256;
+  // Inputs this small go straight to the merge sort: the fixed costs
+  // (launches, the 511-bucket table, the host sync) would dominate.
   static constexpr std::size_t direct_max = std::size_t(1) << 14;
 };
 
-static_assert(tuning::samples == tuning::oversample * (tuning::splitters + 1));
+static_assert(tuning::max_samples >= tuning::min_samples);
+
+// Samples drawn from a segment of `size` keys.
+__host__ __device__ constexpr int sample_count(std::size_t size) {
+  const std::size_t m = size / tuning::sample_every;
+  return m < std::size_t(tuning::min_samples)   ? tuning::min_samples
+         : m > std::size_t(tuning::max_samples) ? tuning::max_samples
+                                                : int(m);
+}
 
 // Bucket of carried key k: lower bound over the sorted splitters, then the
 // equality test. `s` holds tuning::splitters carried keys (shared memory).

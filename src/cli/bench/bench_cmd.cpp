@@ -23,7 +23,7 @@ namespace {
 const char* bench_usage =
     "usage: gpusort bench [--algo A[,B...]] [--key K[,K...]] [--pairs] [--n N[,N...]]\n"
     "                     [--dist D[,D...]] [--reps R] [--warmup W] [--seed S]\n"
-    "                     [--csv PATH] [--quick] [--no-caps]\n"
+    "                     [--pivots P] [--csv PATH] [--quick] [--no-caps]\n"
     "\n"
     "Times sorts of generated inputs, verifies every output, prints a table and\n"
     "writes a CSV. Defaults: every algorithm, u32 keys only, uniform, n = 2^10 to\n"
@@ -36,6 +36,8 @@ const char* bench_usage =
     "  --n        sizes: 1048576, 2^20 or 1<<20, comma separated\n"
     "  --dist     %s\n"
     "  --reps     timed runs per point (default 10); --warmup untimed runs (default 2)\n"
+    "  --pivots   sample sort's pivots: sampled (default) or interpolated over\n"
+    "             [min, max]; the CSV still names the algorithm `sample`\n"
     "  --csv      output (default bench/results/<device>.csv, e.g. nvidia-h200.csv)\n"
     "  --quick    n = 2^10 to 2^20, 1 warm-up and 3 timed runs (a smoke test)\n"
     "  --no-caps  run every size, even O(n^2) sorts at large n (slow!)\n"
@@ -65,7 +67,7 @@ int cmd_bench(int argc, char** argv) {
   using namespace bench;
   parsed_args a(argc, argv, 2,
                 {{"algo", true}, {"key", true}, {"pairs", false}, {"n", true}, {"dist", true},
-                 {"reps", true}, {"warmup", true}, {"seed", true}, {"csv", true},
+                 {"reps", true}, {"warmup", true}, {"seed", true}, {"pivots", true}, {"csv", true},
                  {"quick", false}, {"no-caps", false}},
                 "bench");
   if (a.flag("help")) {
@@ -83,6 +85,7 @@ int cmd_bench(int argc, char** argv) {
   cfg.reps = int(parse_count(a.value_or("reps", quick ? "3" : "10"), "--reps"));
   cfg.warmup = int(parse_count(a.value_or("warmup", quick ? "1" : "2"), "--warmup"));
   cfg.seed = parse_count(a.value_or("seed", "1"), "--seed");
+  cfg.pivots = parse_pivots(a.value_or("pivots", "sampled"));
   if (cfg.reps < 1 || cfg.reps > 100000) throw usage_error("--reps must be 1 to 100000");
   if (cfg.warmup > 100000) throw usage_error("--warmup must be at most 100000");
 
@@ -165,9 +168,10 @@ int cmd_bench(int argc, char** argv) {
   for (auto n : cfg.sizes) append_item(sizes, format_n(n), ',');
   std::string dists;
   for (auto d : cfg.dists) append_item(dists, harness::to_string(d), ',');
-  std::printf("suite: algo=%s key=%s pairs=%s n=%s dist=%s warmup=%d reps=%d%s\n",
+  std::printf("suite: algo=%s key=%s pairs=%s n=%s dist=%s warmup=%d reps=%d pivots=%s%s\n",
               names.c_str(), join(keys).c_str(), cfg.pairs ? "u32" : "no", sizes.c_str(),
-              dists.c_str(), cfg.warmup, cfg.reps, cfg.caps ? "" : " (no caps)");
+              dists.c_str(), cfg.warmup, cfg.reps, std::string(to_string(cfg.pivots)).c_str(),
+              cfg.caps ? "" : " (no caps)");
 
   const std::string csv =
       a.value_or("csv", "bench/results/" + (env.gpu ? device_slug(env.device_name) : "cpu") + ".csv");

@@ -41,7 +41,8 @@ template <class K> class device_sorter {
 
 // Factories; each is explicitly instantiated for all 12 key types (ours in
 // ours.cpp, the peers in generated peers/*.cu files).
-template <class K> std::unique_ptr<device_sorter<K>> make_ours(algorithm algo);
+// pivots: sample sort's pivot rule (options::pivots; other algorithms ignore it).
+template <class K> std::unique_ptr<device_sorter<K>> make_ours(algorithm algo, pivot_rule pivots);
 template <class K> std::unique_ptr<device_sorter<K>> make_cub_radix();
 template <class K> std::unique_ptr<device_sorter<K>> make_cub_merge();
 template <class K> std::unique_ptr<device_sorter<K>> make_thrust();

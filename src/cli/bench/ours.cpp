@@ -8,7 +8,10 @@ namespace {
 
 template <class K> class ours final : public device_sorter<K> {
  public:
-  explicit ours(algorithm algo) { opt_.algo = algo; }
+  ours(algorithm algo, pivot_rule pivots) {
+    opt_.algo = algo;
+    opt_.pivots = pivots;
+  }
 
   std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
                             std::size_t n) override {
@@ -36,11 +39,11 @@ template <class K> class ours final : public device_sorter<K> {
 
 }  // namespace
 
-template <class K> std::unique_ptr<device_sorter<K>> make_ours(algorithm algo) {
-  return std::make_unique<ours<K>>(algo);
+template <class K> std::unique_ptr<device_sorter<K>> make_ours(algorithm algo, pivot_rule pivots) {
+  return std::make_unique<ours<K>>(algo, pivots);
 }
 
-#define GPUSORT_CLI_OURS(K) template std::unique_ptr<device_sorter<K>> make_ours<K>(algorithm);
+#define GPUSORT_CLI_OURS(K) template std::unique_ptr<device_sorter<K>> make_ours<K>(algorithm, pivot_rule);
 GPUSORT_FOR_EACH_KEY(GPUSORT_CLI_OURS)
 #undef GPUSORT_CLI_OURS
 

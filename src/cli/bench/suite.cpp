@@ -26,9 +26,9 @@ std::string gib(std::size_t bytes) {
   return buf;
 }
 
-template <class K> std::unique_ptr<device_sorter<K>> make_sorter(const method& m) {
+template <class K> std::unique_ptr<device_sorter<K>> make_sorter(const method& m, pivot_rule pivots) {
   switch (m.which) {
-    case peer::none: return make_ours<K>(m.algo);
+    case peer::none: return make_ours<K>(m.algo, pivots);
     case peer::cub_radix: return make_cub_radix<K>();
     case peer::cub_merge: return make_cub_merge<K>();
     case peer::thrust: return make_thrust<K>();
@@ -84,7 +84,7 @@ template <class K> struct point {
       rep.skipped(m.name, n(), dev_skip);
       return -1;
     }
-    auto sorter = make_sorter<K>(m);
+    auto sorter = make_sorter<K>(m, cfg.pivots);
     value_t* vin = cfg.pairs ? dev->vals_in.template as<value_t>() : nullptr;
     value_t* vout = cfg.pairs ? dev->vals_out.template as<value_t>() : nullptr;
     const std::size_t scratch_bytes = sorter->scratch_bytes(

@@ -25,6 +25,7 @@ struct suite_config {
   int reps = 10;
   bool caps = true;  // apply max_n and the predicted-time limit
   std::uint64_t seed = 1;
+  pivot_rule pivots = pivot_rule::sampled;  // for our sample sort
 };
 
 // `gpu` is null when there is no usable GPU (GPU methods are then skipped);
