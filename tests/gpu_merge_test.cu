@@ -22,7 +22,7 @@ const gpusort_test::family& merge_path_family() {
       .sweep_from = 100,
       .sweep_to = 300000,
       .sweep_growth = 1.1,
-      .dist_sizes = {1000, 4353, 100003},
+      .dist_sizes = {1000, 4865, 100003},
       .range_sizes = {1000, 65537},
       .large_u32 = {(1u << 21) + 1, (1u << 22) + 3, 5000000, (1u << 23) - 1},
       .large_other = {(1u << 21) + 1},
@@ -58,7 +58,7 @@ const gpusort_test::family& merge_recursive_family() {
       .sweep_from = 100,
       .sweep_to = 200000,
       .sweep_growth = 1.3,
-      .dist_sizes = {1000, 4353, 30001},
+      .dist_sizes = {1000, 4865, 30001},
       .range_sizes = {777, 50001},
       .large_u32 = {(1u << 20) + 7},
       .large_other = {100001},
@@ -132,7 +132,7 @@ template <class Less> void check_custom(std::size_t n, std::uint32_t majors, Les
 class GpuMergeComparator : public gpusort_test::gpu_test {};
 
 TEST_F(GpuMergeComparator, StructKeyMajorMinor) {
-  for (std::size_t n : {0, 1, 2, 4351, 4352, 4353, 100000, 1000003})
+  for (std::size_t n : {0, 1, 2, 4863, 4864, 4865, 100000, 1000003})
     GPUSORT_CASE(check_custom(n, 1000, by_major_minor{}, 7 + n));
 }
 

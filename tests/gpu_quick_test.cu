@@ -1,12 +1,15 @@
 // GPU suite: quicksort (sampled pivots, three-way warp partitions, not
 // stable, so outputs are checked as sorted permutations only).
 // Sizes are chosen to reach every path of src/quick/family.cuh:
-//   n <= one merge tile   one block sort (4352 keys for 4-byte keys, 2816
+//   n <= one merge tile   one block sort (4864 keys for 4-byte keys, 2816
 //                         for 4-byte pairs: the edge sizes straddle both)
-//   one level and more    partition, schedule, equal runs, small children
+//   one level and more    partition (its pipeline: one work item, fewer
+//                         items than blocks, several per block), schedule,
+//                         equal runs, both small lists (children in the
+//                         scratch buffer and in the output)
 //                         (4097 .. 2^21; every 2^k +- 1)
-//   host readback         the levels after ceil(log2(n / tile)) (all sizes
-//                         above a tile)
+//   host readback         the levels after ceil(log2(n / tile)) + 2 (all
+//                         sizes above a tile)
 //   depth-limit fallback  unreachable with real pivots at test sizes: the
 //                         Fallback test runs the family with a depth limit
 //                         of 1 and 2 levels, so merge::sort sorts the rest
@@ -28,7 +31,7 @@ const gpusort_test::family& quick_family() {
       .sweep_from = 100,
       .sweep_to = 300000,
       .sweep_growth = 1.15,
-      .dist_sizes = {1000, 2817, 4353, 100003, 1100007},
+      .dist_sizes = {1000, 2817, 4865, 100003, 1100007},
       .range_sizes = {1000, 65537},
       .large_u32 = {(1u << 21) + 3, (1u << 22) + 1, 6000011, (1u << 24) - 1},
       .large_other = {(1u << 21) + 3},

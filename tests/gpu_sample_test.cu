@@ -4,7 +4,7 @@
 //   n <= 2^14            merge::sort directly (16384 / 16385 straddle it)
 //   one level            2^14 < n < ~2^20 (u32): every range bucket fits one
 //                        merge tile, runs packed and block-sorted
-//   refinement           2^21 and up (256 range buckets average > 4352 keys):
+//   refinement           2^21 and up (256 range buckets average > 4864 keys):
 //                        level 2 splits them all in one set of launches,
 //                        sorted back in place in the output; large equality
 //                        buckets (equal, few_unique, zipf, u8/i8 keys) are

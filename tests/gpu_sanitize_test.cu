@@ -1,8 +1,14 @@
 // Small cases of every algorithm, meant to run under compute-sanitizer
 // (memcheck, racecheck): `gpusort_tests --gtest_filter='GpuSanitize*'`.
 // Sizes cover one tile, a partial tile and several tiles of each family
-// (and onesweep's small, fused and full paths), keys and pairs, both orders.
+// (and onesweep's small, fused and full paths), keys and pairs, both orders;
+// U32Deep reaches sample sort's refinement levels and several quicksort
+// levels. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
+// (the sanitizers are slow: check what a change touched).
 #include "gpu_suite.cuh"
+
+#include <cstdlib>
+#include <string>
 
 namespace {
 
@@ -25,14 +31,28 @@ constexpr gpusort::algorithm all[] = {
     gpusort::algorithm::quick,
 };
 
+bool selected(gpusort::algorithm a) {
+  const char* env = std::getenv("GPUSORT_SANITIZE_ALGOS");
+  if (!env || !*env) return true;
+  const std::string list = std::string(",") + env + ",";
+  return list.find("," + std::string(gpusort::to_string(a)) + ",") != std::string::npos;
+}
+
 TEST_F(GpuSanitize, U32) {
-  for (auto a : all) GPUSORT_CASE(smoke<std::uint32_t>(a, {1000, 20001, 70001}));
+  for (auto a : all)
+    if (selected(a)) GPUSORT_CASE(smoke<std::uint32_t>(a, {1000, 20001, 70001}));
 }
 TEST_F(GpuSanitize, F64) {
-  for (auto a : all) GPUSORT_CASE(smoke<double>(a, {3001, 40001}));
+  for (auto a : all)
+    if (selected(a)) GPUSORT_CASE(smoke<double>(a, {3001, 40001}));
 }
 TEST_F(GpuSanitize, U8) {
-  for (auto a : all) GPUSORT_CASE(smoke<std::uint8_t>(a, {5000}));
+  for (auto a : all)
+    if (selected(a)) GPUSORT_CASE(smoke<std::uint8_t>(a, {5000}));
+}
+TEST_F(GpuSanitize, U32Deep) {
+  for (auto a : {gpusort::algorithm::sample, gpusort::algorithm::quick})
+    if (selected(a)) GPUSORT_CASE(smoke<std::uint32_t>(a, {1200007}));
 }
 
 }  // namespace

@@ -15,10 +15,11 @@
 
 namespace gpusort::detail::merge {
 
-// Shared memory of one tile: keys then values.
+// Shared memory of one tile: keys then values, each with one spare slot so
+// that merges may read one past a run (serial_merge<COUNT, true>).
 template <class T, class P, int TILE> struct tile_storage {
-  T keys[TILE];
-  P vals[is_no_value<P> ? 1 : TILE];
+  T keys[TILE + 1];
+  P vals[is_no_value<P> ? 1 : TILE + 1];
 };
 
 template <class T> struct smem_run {
@@ -39,22 +40,24 @@ __device__ __forceinline__ void thread_sort_partial(const Less& less, T (&k)[N],
   }
 }
 
-// Merges a[0..na) and b[0..nb) (shared memory) and produces outputs
-// [diag, diag + ITEMS) into registers; returns how many it produced.
+// Merges a[0..na) and b[0..nb) (shared memory, b right after a, one
+// readable slot after b) and produces outputs [diag, diag + ITEMS) into
+// registers; returns how many are real.
 template <int ITEMS, class Less, class T, class P>
 __device__ __forceinline__ int merge_slice(const Less& less, const T* ak, const P* av, unsigned na, const T* bk,
                                            const P* bv, unsigned nb, unsigned diag, T (&k)[ITEMS],
                                            P (&v)[ITEMS]) {
   if (diag >= na + nb) return 0;
   smem_run<T> a{ak}, b{bk};
-  unsigned ia = unsigned(merge_path(a, na, b, nb, diag, less));
-  int produced = 0;
-  serial_merge<ITEMS>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i, const T& key) {
+  const unsigned ia = merge_path(a, na, b, nb, diag, less);
+  // a[na] and b[nb] are readable: b follows a in the tile, and the tile
+  // has a spare slot after its last item
+  serial_merge<ITEMS, true>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, unsigned i, const T& key) {
     k[r] = key;
     if constexpr (!is_no_value<P>) v[r] = from_a ? av[i] : bv[i];
-    produced = r + 1;
   });
-  return produced;
+  const unsigned left = na + nb - diag;
+  return left < unsigned(ITEMS) ? int(left) : ITEMS;
 }
 
 // Sorts the `valid` items of a tile. On entry each thread holds items

@@ -28,8 +28,8 @@ __device__ __forceinline__ void merge_in_tile(const shared_tile<U, P>& t, unsign
   int produced = 0;
   if (diag < total) {
     tile_run<U, P> a{&t, 0}, b{&t, na};
-    std::size_t ia = merge_path(a, na, b, nb, diag, less);
-    serial_merge<OUT>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, std::size_t i, const auto&) {
+    const unsigned ia = merge_path(a, na, b, nb, diag, less);
+    serial_merge<OUT>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, unsigned i, const auto&) {
       t.load(from_a ? unsigned(i) : na + unsigned(i), k[r], v[r]);
       produced = r + 1;
     });

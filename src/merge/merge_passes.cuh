@@ -2,9 +2,8 @@
 // of `width` items pairwise over the whole array, with every output tile
 // given to one block (Green, McColl & Bader 2012, merge path). However few
 // and large the merges, every SM gets equal work.
-//   partition  one warp per output-tile boundary finds, by a 32-ary merge
-//              path search of the global arrays, how many items of run A
-//              precede it
+//   partition  one thread per output-tile boundary finds, by merge path
+//              on the global arrays, how many items of run A precede it
 //   merge      each block loads its A and B slices into shared memory
 //              (every copy in flight: tile_load.cuh),
 //              every thread merge-paths its ITEMS outputs there and merges
@@ -50,22 +49,24 @@ template <class Ord, class K> struct global_run {
 };
 
 // splits[j] = number of A items among the outputs of its pair before
-// output j * tile. One warp per boundary (warp_merge_path).
+// output j * tile. One thread per boundary: a binary search in global
+// memory (a warp-wide 32-ary search was tried: 6 dependent steps instead
+// of 27, but 64 scattered sectors a step made the launch 2.7x slower at
+// 2^26, docs/perf/merge.md).
 template <class K, class Ord>
 __global__ void partition_kernel(const K* keys, std::size_t n, std::size_t width, std::size_t tile,
                                  std::size_t boundaries, std::size_t* splits, Ord ord) {
-  const std::size_t warps = std::size_t(gridDim.x) * (blockDim.x / 32);
-  for (std::size_t j = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; j < boundaries; j += warps) {
+  for (std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < boundaries;
+       j += std::size_t(gridDim.x) * blockDim.x) {
     std::size_t pos = j * tile < n ? j * tile : n;
     pair_bounds pb(pos, width, n);
     global_run<Ord, K> a{keys + pb.a0, ord}, b{keys + pb.a1, ord};
-    const std::size_t split = warp_merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, pos - pb.a0, ord);
-    if ((threadIdx.x & 31u) == 0) splits[j] = split;
+    splits[j] = merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, pos - pb.a0, ord);
   }
 }
 
-template <int THREADS, int ITEMS, class K, class P, class Ord>
-__global__ void __launch_bounds__(THREADS)
+template <int THREADS, int ITEMS, int MIN_BLOCKS = 1, class K, class P, class Ord>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::size_t width,
              const std::size_t* splits, Ord ord) {
   using T = typename Ord::carried;
@@ -99,10 +100,7 @@ merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::s
         if constexpr (!is_no_value<P>) s.vals[diag + r] = v[r];
       }
     __syncthreads();
-    for (unsigned i = threadIdx.x; i < la + lb; i += THREADS) {
-      kout[pos0 + i] = ord.decode(s.keys[i]);
-      if constexpr (!is_no_value<P>) vout[pos0 + i] = s.vals[i];
-    }
+    store_tile<THREADS, ITEMS>(ord, s, kout + pos0, is_no_value<P> ? vout : vout + pos0, la + lb);
     __syncthreads();
   }
 }

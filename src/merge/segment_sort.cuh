@@ -40,8 +40,8 @@ struct tile_segments {
   }
 };
 
-template <int THREADS, int ITEMS, class K, class P, class Ord, class Segs>
-__global__ void __launch_bounds__(THREADS)
+template <int THREADS, int ITEMS, int MIN_BLOCKS = 1, class K, class P, class Ord, class Segs>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 segment_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, Segs segs, Ord ord) {
   using T = typename Ord::carried;
   __shared__ tile_storage<T, P, THREADS * ITEMS> s;
@@ -72,10 +72,7 @@ segment_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, Segs segs, Ord
     }
     __syncthreads();
     block_merge_sort<THREADS, ITEMS>(ord, k, v, valid, s);
-    for (int j = threadIdx.x; j < valid; j += THREADS) {
-      kout[base + j] = ord.decode(s.keys[j]);
-      if constexpr (!is_no_value<P>) vout[base + j] = s.vals[j];
-    }
+    store_tile<THREADS, ITEMS>(ord, s, kout + base, is_no_value<P> ? vout : vout + base, unsigned(valid));
     __syncthreads();
   }
 }

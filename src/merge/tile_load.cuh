@@ -1,9 +1,12 @@
-// Loading one tile of a merge-family kernel into shared memory: the
-// concatenation of two global slices (a merge's A and B slices; a block
-// sort passes an empty B), striped over the block, all copies in flight
-// (core/async_copy.cuh), then each thread encodes the keys it copied into
-// the carried form. Keys and values whose width cp.async cannot move take
-// the register path. Ends with __syncthreads().
+// Moving one tile of a merge-family kernel between global and shared memory.
+//   load_slices  the concatenation of two global slices (a merge's A and B
+//                slices; a block sort passes an empty B), striped over the
+//                block, every copy in flight (core/async_copy.cuh), then
+//                each thread encodes the keys it copied into the carried
+//                form (skipped when encoding is the identity: unsigned keys,
+//                ascending). Widths cp.async cannot move take the register
+//                path. Ends with __syncthreads().
+//   store_tile   the tile's first items back out, decoded, coalesced.
 #pragma once
 
 #include "core/async_copy.cuh"
@@ -13,6 +16,19 @@
 #include <cstring>
 
 namespace gpusort::detail::merge {
+
+// Whether ord.encode(k) is k's own bits (then the copies need no pass).
+template <class K> __device__ __forceinline__ bool encodes_as_is(const key_order<K>&) {
+  return key_traits<K>::kind == key_kind::unsigned_int;
+}
+template <class K> __device__ __forceinline__ bool encodes_as_is(const full_order<K>& ord) {
+  return key_traits<K>::kind == key_kind::unsigned_int && ord.flip == 0;
+}
+template <class K, class Less> struct custom_order;
+template <class K, class Less> __device__ __forceinline__ bool encodes_as_is(const custom_order<K, Less>&) {
+  return true;
+}
+template <class Ord> __device__ __forceinline__ bool encodes_as_is(const Ord&) { return false; }
 
 template <int THREADS, int ITEMS, class Ord, class K, class P, class T>
 __device__ __forceinline__ void load_slices(const Ord& ord, tile_storage<T, P, THREADS * ITEMS>& s, const K* ka,
@@ -32,6 +48,10 @@ __device__ __forceinline__ void load_slices(const Ord& ord, tile_storage<T, P, T
   }
   copy_async_wait();
   if constexpr (raw_keys) {
+    if (encodes_as_is(ord)) {
+      __syncthreads();
+      return;
+    }
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const unsigned i = threadIdx.x + unsigned(r) * THREADS;
@@ -43,6 +63,21 @@ __device__ __forceinline__ void load_slices(const Ord& ord, tile_storage<T, P, T
     }
   }
   __syncthreads();
+}
+
+// Stores the tile's first `count` items to k[0..count) / v[0..count),
+// decoded, striped over the block (coalesced), every store unrolled.
+template <int THREADS, int ITEMS, class Ord, class K, class P, class T>
+__device__ __forceinline__ void store_tile(const Ord& ord, const tile_storage<T, P, THREADS * ITEMS>& s, K* k, P* v,
+                                           unsigned count) {
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    const unsigned i = threadIdx.x + unsigned(r) * THREADS;
+    if (i < count) {
+      k[i] = ord.decode(s.keys[i]);
+      if constexpr (!is_no_value<P>) v[i] = s.vals[i];
+    }
+  }
 }
 
 }  // namespace gpusort::detail::merge

@@ -22,17 +22,20 @@
 //              list, next level's list (with its pivot) or, past the
 //              depth limit, the fallback list (schedule.cuh, queues.cuh)
 //   equal      the == runs move to their final place in the output
-//   small      children of <= one merge tile are sorted by the merge
-//              family's block sort, merge::segment_sort_kernel, from the
-//              destination into the output (in place on odd levels)
+//   small      children of <= one merge tile are filed in one of two
+//              lists, by the buffer they lie in (later levels never write
+//              there); after the last level merge::segment_sort_kernel
+//              sorts each list into the output (in place for the output's
+//              list), one full-grid launch per list
 // The partitions ping-pong: level L reads dst(L - 1) (the input at level
 // 0) and writes dst(L) = scratch for even L, the output for odd L; finished
 // keys (equal runs, small children, fallbacks) always end in the output.
 //
-// Host syncs: none for the first ceil(log2(n / small_max)) levels; after
-// each later level the host reads that level's counters (32 bytes,
-// cudaMemcpyAsync + cudaStreamSynchronize on the call's stream) to stop
-// when no segment is left. Good pivots leave only a level or two of them.
+// Host syncs: none for the first ceil(log2(n / small_max)) + 2 levels
+// (tuning::quiet_levels); after each later level the host reads that
+// level's counters (24 bytes, cudaMemcpyAsync + cudaStreamSynchronize on
+// the call's stream) to stop when no segment is left. Good pivots rarely
+// leave any.
 //
 // Depth limit (introsort, Musser 1997): three-way partitioning makes
 // all-equal and few-unique inputs linear, and sampled pivots make sorted,
@@ -44,8 +47,8 @@
 //
 // Scratch (one temp block): a second key and value array, the side buffer
 // (shared with merge::sort's scratch, which runs only after the last
-// level), two level lists, the chunk map, the small, equal and fallback
-// lists and one counter slot per level. n <= small_max is one block sort.
+// level), two level lists, the chunk map, the two small lists, the equal
+// and fallback lists and one counter slot per level. n <= small_max is one block sort.
 #pragma once
 
 #include "core/launch.cuh"
@@ -97,8 +100,10 @@ template <class Tune, class K, class P> struct plan {
     if constexpr (!is_no_value<P>) vside = carve.take<P>(n);
     q.segs[0] = t.take<segment<U>>(segment_cap);
     q.segs[1] = t.take<segment<U>>(segment_cap);
-    q.map = t.take<unsigned>(n / Tune::chunk + segment_cap + 1);
-    q.small = t.take<merge::segment>(2 * segment_cap);
+    q.map = t.take<work<U>>(n / Tune::chunk + segment_cap + 1);
+    q.small[0] = t.take<merge::segment>(Tune::small_capacity(n, q.max_levels));
+    q.small[1] = t.take<merge::segment>(Tune::small_capacity(n, q.max_levels));
+    q.small_count = t.take<counter>(2);
     q.equal = t.take<piece>(n / Tune::copy_piece + segment_cap + 1);
     q.fallback = t.take<range>(segment_cap);
     q.slots = t.take<level_slot>(std::size_t(q.max_levels) + 1);
@@ -124,9 +129,9 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   const call_context& ctx = *p.ctx;
   const std::size_t n = p.n;
   const cudaStream_t st = p.stream;
-  auto small_sort = merge::segment_sort_kernel<Block::threads, Block::items, K, P, Ord, small_list>;
+  auto small_sort = merge::segment_sort_kernel<Block::threads, Block::items, Block::sort_blocks, K, P, Ord, small_list>;
   if (n <= std::size_t(Tune::small_max)) {
-    merge::segment_sort_kernel<Block::threads, Block::items><<<1, Block::threads, 0, st>>>(
+    merge::segment_sort_kernel<Block::threads, Block::items, Block::sort_blocks><<<1, Block::threads, 0, st>>>(
         p.keys_in, p.keys_out, p.vals_in, p.vals_out, merge::tile_segments{n, Block::tile}, ord);
     return ctx.check_launch("quick block sort");
   }
@@ -146,6 +151,7 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   auto vdst = [&](int level) { return level % 2 ? p.vals_out : pl.vbuf; };
   ctx.check(cudaMemsetAsync(q.slots, 0, (std::size_t(q.max_levels) + 1) * sizeof(level_slot), st),
             "cudaMemsetAsync(quick level counters)");
+  ctx.check(cudaMemsetAsync(q.small_count, 0, 2 * sizeof(counter), st), "cudaMemsetAsync(quick small counters)");
   // pivot of the root
   root_kernel<Tune><<<1, Tune::schedule_threads, 0, st>>>(p.keys_in, n, ord, q);
   ctx.check_launch("quick root");
@@ -166,16 +172,22 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
     copy_equal<<<copy_grid, Tune::copy_threads, 0, st>>>(pl.kside, p.keys_out, pl.vside, p.vals_out, q.equal,
                                                          &slot->equal);
     ctx.check_launch("quick equal runs");
-    // small children are final after their block sort
-    small_sort<<<small_grid, Block::threads, 0, st>>>(kdst(level), p.keys_out, vdst(level), p.vals_out,
-                                                      small_list{q.small, &slot->small}, ord);
-    ctx.check_launch("quick small segments");
     if (level + 1 < quiet && level + 1 < q.max_levels) continue;
     ctx.check(cudaMemcpyAsync(&last, slot, sizeof(level_slot), cudaMemcpyDeviceToHost, st),
               "cudaMemcpyAsync(quick level counters)");
     ctx.check(cudaStreamSynchronize(st), "cudaStreamSynchronize(quick level counters)");
     if ((last.next >> Tune::chunk_bits) == 0) break;
   }
+  // small children, block-sorted into the output: those in the scratch
+  // buffer (children of odd levels), then those already in the output (in
+  // place). Later levels never write their ranges, so one launch per
+  // buffer, with a full grid, does the whole run's small children.
+  small_sort<<<small_grid, Block::threads, 0, st>>>(pl.kbuf, p.keys_out, pl.vbuf, p.vals_out,
+                                                    small_list{q.small[0], &q.small_count[0]}, ord);
+  ctx.check_launch("quick small segments (scratch)");
+  small_sort<<<small_grid, Block::threads, 0, st>>>(p.keys_out, p.keys_out, p.vals_out, p.vals_out,
+                                                    small_list{q.small[1], &q.small_count[1]}, ord);
+  ctx.check_launch("quick small segments (output)");
   if (last.fallback == 0) return;
   // past the depth limit: merge::sort each remaining child (they are all
   // children of the last level, so they lie in its destination)

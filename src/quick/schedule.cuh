@@ -11,10 +11,11 @@
 //   children  the < part [begin, begin + lt) and the > part
 //             [begin + size - gt, begin + size) of the destination buffer:
 //               empty               nothing
-//               <= small_max keys   small list (block sort, in this level)
+//               <= small_max keys   small list of the buffer it lies in
+//                                   (block sort, after the last level)
 //               larger              next level's list, with a pivot
-//                                   (pivot.cuh) and its work items in the
-//                                   chunk map
+//                                   (pivot.cuh) and its work items
+//                                   (offset, size, pivot) in the chunk map
 //               larger, too deep    fallback list (merge::sort, host)
 // The scheduling block has two groups of `samples` threads: group 0 takes
 // the < child, group 1 the > child, so both pivots are chosen at once.
@@ -50,8 +51,10 @@ __device__ void schedule_children(const K* buf, const Ord& ord, const queues<typ
   const counter chunks = (size + Tune::chunk - 1) / Tune::chunk;
   if (i == 0 && size > 0) {
     if (!large) {
-      const counter at = atomicAdd(&slot.small, counter(1));
-      q.small[at] = merge::segment{begin, int(size), false};
+      // children of `level` lie in dst(level - 1): list (level - 1) % 2
+      const int b = (level + 1) % 2;
+      const counter at = atomicAdd(&q.small_count[b], counter(1));
+      q.smalls(b)[at] = merge::segment{begin, int(size), false};
     } else if (!next) {
       const counter at = atomicAdd(&slot.fallback, counter(1));
       q.fallback[at] = range{begin, size};
@@ -60,7 +63,6 @@ __device__ void schedule_children(const K* buf, const Ord& ord, const queues<typ
       segment<U>& s = q.list(level)[old >> Tune::chunk_bits];
       s.begin = begin;
       s.size = size;
-      s.first_chunk = old & Tune::chunk_mask;
       s.lt = s.eq = s.gt = 0;
       s.pivot = pivot[g];
       placed[g] = old;
@@ -70,7 +72,13 @@ __device__ void schedule_children(const K* buf, const Ord& ord, const queues<typ
   if (next) {
     const counter old = placed[g];
     const counter first = old & Tune::chunk_mask;
-    for (counter j = counter(i); j < chunks; j += S) q.map[first + j] = unsigned(old >> Tune::chunk_bits);
+    const unsigned index = unsigned(old >> Tune::chunk_bits);
+    for (counter j = counter(i); j < chunks; j += S) {
+      const std::size_t off = std::size_t(j) * Tune::chunk;
+      const std::size_t left = size - off;
+      const int keys = int(left < std::size_t(Tune::chunk) ? left : std::size_t(Tune::chunk));
+      q.map[first + j] = work<U>{begin + off, index, keys, pivot[g]};
+    }
   }
   __syncthreads();
 }

@@ -1,19 +1,30 @@
 // Sample sort, stages 4-5: what becomes of each bucket (Sintorn &
 // Assarsson 2008 step 3, "merge sort on each list"; issue 5 steps 3 and 5).
 //
-// pack: one warp per segment walks its 511 buckets in key order, with the
-// bucket bounds read from the scanned table, and
-//   * sends every range bucket larger than one merge tile to the next
-//     level (an oversized span, refined with new splitters);
-//   * packs the other buckets, consecutive in key order, greedily into
-//     runs of at most one merge tile: a run is a contiguous stretch of the
-//     buffer in which every bucket is below the next, so sorting the run
-//     stably sorts its buckets. A run of equality buckets and one-key range
-//     buckets is already in order and is only copied; an equality bucket
-//     larger than a tile is copied in whole tiles, its tail joins a run.
-// Runs are appended (in any order: each has its own output positions) to
-// the level's run list, 32 at a time per warp; the oversized spans to the
-// level's list.
+// pack: one block per segment, one thread per bucket, with the bucket
+// bounds read from the scanned table. The buckets, in key order:
+//   * a range bucket larger than one merge tile goes to the next level
+//     (an oversized span, refined with new splitters);
+//   * the others are packed greedily into runs of at most one merge tile:
+//     a run is a contiguous stretch of the buffer in which every bucket is
+//     below the next, so sorting the run stably sorts its buckets. A run of
+//     equality buckets and one-key range buckets is already in order and is
+//     only copied; an equality bucket larger than a tile is copied in whole
+//     tiles and its tail (its "piece") starts a run.
+// The greedy packing is a chain, found in parallel and walked by one thread:
+//   bounds   start[b] for every bucket, in shared memory
+//   next     thread b: if a run started at b's piece, the first bucket c > b
+//            that does not fit (binary search: its end - the piece > tile;
+//            an oversized bucket never fits); the run is [piece(b),
+//            start[c]) and the next run starts at c, or at c + 1 when c is
+//            oversized. Its copy flag: no range bucket of >= 2 keys in
+//            [b, c) (a block scan of those counts)
+//   walk     thread 0 follows the chain from bucket 0 and marks run starts
+//            (one shared load per run: ~130 hops for a level-2 segment)
+//   emit     a block scan over (runs + whole-tile copies, oversized spans)
+//            and one atomic each per block place them in the level's lists
+//            (in any order: each has its own output positions); whole
+//            tiles of big equality buckets are written by their warp
 // sort: merge::segment_sort_kernel (the shared segmented block sort, one
 // block per run, stable) moves the runs into the output.
 // Packing keeps the block sort's tiles full (~n / tile runs instead of one
@@ -21,10 +32,12 @@
 #pragma once
 
 #include "merge/segment_sort.cuh"
+#include "radix/block_rank.cuh"
 #include "sample/segments.cuh"
 #include "sample/tuning.cuh"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace gpusort::detail::sample {
 
@@ -42,76 +55,77 @@ struct run_list {
   __device__ merge::segment operator()(std::size_t i) const { return runs[i]; }
 };
 
-// The warp's runs waiting to be appended: lane i holds the i-th.
-struct pending_runs {
-  merge::segment mine;
-  int count = 0;  // warp-uniform
-
-  __device__ void flush(std::size_t* counters, merge::segment* runs) {
-    if (count == 0) return;
-    std::size_t at = 0;
-    if (threadIdx.x % 32 == 0) at = atomic_add(&counters[level_counters::runs], std::size_t(count));
-    at = __shfl_sync(0xFFFFFFFFu, at, 0);
-    if (int(threadIdx.x % 32) < count) runs[at + threadIdx.x % 32] = mine;
-    count = 0;
-  }
-  __device__ void add(const merge::segment& r, std::size_t* counters, merge::segment* runs) {
-    if (int(threadIdx.x % 32) == count) mine = r;
-    if (++count == 32) flush(counters, runs);
-  }
-};
-
 // pack
 template <int TILE>
 __global__ void __launch_bounds__(tuning::pack_threads)
 pack_kernel(const segment_desc* descs, std::size_t segs, const std::size_t* offsets, std::size_t* counters,
             merge::segment* runs, span* oversized) {
-  constexpr int B = tuning::buckets;
-  constexpr int WARPS = tuning::pack_threads / 32;
-  const int lane = int(threadIdx.x % 32);
-  for (std::size_t seg = std::size_t(blockIdx.x) * WARPS + threadIdx.x / 32; seg < segs;
-       seg += std::size_t(gridDim.x) * WARPS) {
+  constexpr int B = tuning::buckets, T = tuning::pack_threads;
+  __shared__ std::size_t start[B + 1];    // bucket bounds within the segment
+  __shared__ std::uint16_t jump[B];       // where the run after a run started at b starts
+  __shared__ unsigned sortish_before[B + 1];  // range buckets of >= 2 keys below b
+  __shared__ std::uint8_t is_run[B];      // run starts on the chain
+  __shared__ unsigned long long warp_sums[T / 32];
+  __shared__ std::size_t first_run, first_span;
+  constexpr unsigned long long span_mask = (1ull << tuning::bucket_bits) - 1;  // spans per segment <= 256
+  const int b = int(threadIdx.x);
+  const int lane = b % 32;
+  for (std::size_t seg = blockIdx.x; seg < segs; seg += gridDim.x) {
     const segment_desc d = descs[seg];
-    const std::size_t origin = offsets[cell(d, 0, 0)];
-    auto start = [&](int b) { return b < B ? offsets[cell(d, b, 0)] - origin : d.size; };
-    pending_runs out;
-    merge::segment run{0, 0, true};  // the open run (warp-uniform)
-    auto close = [&] {
-      if (run.size > 0) out.add(run, counters, runs);
-      run = {0, 0, true};
-    };
-    for (int w = 0; w < B; w += 32) {
-      const int b = w + lane;
-      const std::size_t lo = b < B ? start(b) : d.size;
-      const std::size_t size = (b < B ? start(b + 1) : d.size) - lo;
-      for (unsigned todo = __ballot_sync(0xFFFFFFFFu, size != 0); todo; todo &= todo - 1) {
-        const int src = __ffs(todo) - 1;
-        std::size_t at = d.begin + __shfl_sync(0xFFFFFFFFu, lo, src);
-        std::size_t left = __shfl_sync(0xFFFFFFFFu, size, src);
-        const bool equal = (w + src) % 2 == 1;
-        if (left > std::size_t(TILE)) {
-          close();
-          if (!equal) {  // refine
-            if (lane == 0) oversized[atomic_add(&counters[level_counters::oversized], 1)] = {at, left};
-            continue;
-          }
-          const std::size_t whole = left / TILE;  // equality bucket: copy whole tiles
-          std::size_t first = 0;
-          if (lane == 0) first = atomic_add(&counters[level_counters::runs], whole);
-          first = __shfl_sync(0xFFFFFFFFu, first, 0);
-          for (std::size_t i = lane; i < whole; i += 32) runs[first + i] = {at + i * TILE, TILE, true};
-          at += whole * TILE;
-          left -= whole * TILE;
-          if (left == 0) continue;
-        }
-        if (run.size + left > std::size_t(TILE)) close();
-        if (run.size == 0) run.begin = at;
-        run.size += int(left);
-        run.copy = run.copy && (equal || left == 1);
+    // bounds
+    if (b < B) {
+      start[b] = offsets[cell(d, b, 0)] - offsets[cell(d, 0, 0)];
+      is_run[b] = 0;
+    }
+    if (b == B) start[B] = d.size;
+    __syncthreads();
+    const bool real = b < B, equal = b % 2 == 1;
+    const std::size_t lo = real ? start[b] : d.size;
+    const std::size_t size = real ? start[b + 1] - lo : 0;
+    const bool over = !equal && size > std::size_t(TILE);
+    const std::size_t whole = equal && size > std::size_t(TILE) ? size / TILE : 0;
+    const std::size_t piece = lo + whole * TILE;
+    // next: first c in (b, B] with c == B or start[c + 1] - piece > TILE
+    int c = B;
+    if (real && !over) {
+      int below = b;  // the predicate is false at `below`, true at c
+      while (c - below > 1) {
+        const int mid = (below + c) / 2;
+        if (start[mid + 1] - piece > std::size_t(TILE)) c = mid;
+        else below = mid;
       }
     }
-    close();
-    out.flush(counters, runs);
+    const bool c_over = c < B && c % 2 == 0 && start[c + 1] - start[c] > std::size_t(TILE);
+    if (real) jump[b] = std::uint16_t(over ? b + 1 : c_over ? c + 1 : c);
+    const unsigned sortish = real && !equal && size >= 2 ? 1u : 0u;
+    const unsigned sb = unsigned(radix::block_exclusive_sum<T>((unsigned long long)sortish, warp_sums));
+    sortish_before[b] = sb;  // thread B writes the total
+    __syncthreads();
+    // walk
+    if (b == 0)
+      for (int x = 0; x < B; x = jump[x]) is_run[x] = 1;
+    __syncthreads();
+    // emit
+    const bool my_run = real && !over && is_run[b] && start[c] > piece;
+    const unsigned long long items = (my_run ? 1ull : 0ull) + whole;
+    const unsigned long long packed = (items << tuning::bucket_bits) | (over ? 1ull : 0ull);
+    const unsigned long long at = radix::block_exclusive_sum<T>(packed, warp_sums);
+    if (b == T - 1) {  // holds no bucket: its exclusive sum is the total
+      first_run = atomic_add(&counters[level_counters::runs], std::size_t(at >> tuning::bucket_bits));
+      first_span = atomic_add(&counters[level_counters::oversized], std::size_t(at & span_mask));
+    }
+    __syncthreads();
+    std::size_t r = first_run + std::size_t(at >> tuning::bucket_bits);
+    if (my_run)
+      runs[r++] = {d.begin + piece, int(start[c] - piece), sortish_before[c] == sortish_before[b]};
+    if (over) oversized[first_span + std::size_t(at & span_mask)] = {d.begin + lo, size};
+    for (unsigned todo = __ballot_sync(~0u, whole != 0); todo; todo &= todo - 1) {  // whole tiles
+      const int src = __ffs(int(todo)) - 1;
+      const std::size_t to = __shfl_sync(~0u, r, src), from = d.begin + __shfl_sync(~0u, lo, src);
+      const std::size_t count = __shfl_sync(~0u, whole, src);
+      for (std::size_t i = lane; i < count; i += 32) runs[to + i] = {from + i * TILE, TILE, true};
+    }
+    __syncthreads();  // the next segment rewrites the shared arrays
   }
 }
 

@@ -6,17 +6,19 @@
 // Levels of distribution, each ending in one segmented block sort:
 //   level 1   the whole input is one segment; levels >= 2: every range
 //             bucket of the level before that holds more than one merge
-//             tile (4352 keys for u32) is a segment, refined with new
+//             tile (4864 keys for u32) is a segment, refined with new
 //             splitters from a new sample of it (issue 5 step 3)
 //   per level, all its segments together (segments.cuh), one set of launches:
 //     splitters  255 per segment: sampled (splitters.cuh) or interpolated
 //                over [min, max] (interpolate.cuh), by options::pivots
-//     count      per-tile shared-memory histograms of 511 buckets into the
-//                level's table, cub exclusive scan (partition.cuh)
-//     scatter    stable, into 256 range and 255 equality buckets
+//     count      per-tile histograms of 511 buckets (a branch-free search
+//                tree, search_tree.cuh) into the level's table, cub
+//                exclusive scan (count.cuh)
+//     scatter    stable, into 256 range and 255 equality buckets: one
+//                radix-style pass with the bucket as digit (scatter.cuh)
 //     pack       buckets <= one merge tile packed into runs of <= one tile,
-//                oversized range buckets listed for the next level
-//                (bucket_sort.cuh)
+//                oversized range buckets listed for the next level; one
+//                block per segment (bucket_sort.cuh)
 //     sort       merge::segment_sort_kernel over the runs, into the output
 //   fallback  range buckets still oversized after tuning::max_levels
 //             (adversarial input) go to merge::sort on the subrange
@@ -41,8 +43,9 @@
 #include "merge/segment_sort.cuh"
 #include "sample/bucket_sort.cuh"
 #include "sample/interpolate.cuh"
-#include "sample/partition.cuh"
+#include "sample/count.cuh"
 #include "sample/plan.cuh"
+#include "sample/scatter.cuh"
 #include "sample/segments.cuh"
 #include "sample/splitters.cuh"
 #include "sample/tuning.cuh"
@@ -108,12 +111,12 @@ void split_level(const sort_problem<K, P>& p, const Ord& ord, const plan<K, P>& 
                                                                      pl.map, tiles, ord, pl.splitters, pl.table);
   ctx.check_launch("sample scatter");
   // pack
-  pack_kernel<Tune::tile><<<grid_for(segs, tuning::pack_threads / 32), tuning::pack_threads, 0, p.stream>>>(
+  pack_kernel<Tune::tile><<<grid_for(segs, 1), tuning::pack_threads, 0, p.stream>>>(
       pl.descs, segs, pl.table, pl.counters, pl.runs, pl.oversized);
   ctx.check_launch("sample pack");
   // sort: about one block per run; the kernel reads the run count itself
   const std::size_t runs_guess = 2 * ((lv.keys + Tune::tile - 1) / Tune::tile) + segs;
-  merge::segment_sort_kernel<Tune::threads, Tune::items><<<grid_for(runs_guess, 1), Tune::threads, 0, p.stream>>>(
+  merge::segment_sort_kernel<Tune::threads, Tune::items, Tune::sort_blocks><<<grid_for(runs_guess, 1), Tune::threads, 0, p.stream>>>(
       io.kout, p.keys_out, io.vout, p.vals_out, run_list{pl.counters, pl.runs}, ord);
   ctx.check_launch("sample bucket sort");
 }

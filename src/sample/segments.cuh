@@ -7,7 +7,7 @@
 // launches splits all of a level's segments, whatever their number:
 //   setup    tile -> segment map, interpolation ranges and counters reset
 //   splitters one block per segment (splitters.cuh, interpolate.cuh)
-//   count / scan / scatter  over the level's tiles (partition.cuh)
+//   count / scan / scatter  over the level's tiles (count.cuh, scatter.cuh)
 //   pack     bucket bounds -> final runs and next level's spans (bucket_sort.cuh)
 // Every segment is cut into tiles of tuning::tile keys (the last partial);
 // the level's count table is [segment][bucket][tile], so one exclusive scan

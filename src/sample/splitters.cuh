@@ -8,7 +8,7 @@
 //            so any size >= 1 works)
 //   sort     merge::block_merge_sort (256 threads x 8) under the order
 //   pick     s[j] = sample[(j + 1) * m / 256], j = 0..254
-// Splitters may repeat (few distinct keys); bucket_of copes (tuning.cuh).
+// Splitters may repeat (few distinct keys); the search tree copes (search_tree.cuh).
 #pragma once
 
 #include "core/payload.cuh"

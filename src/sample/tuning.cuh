@@ -18,6 +18,8 @@ namespace gpusort::detail::sample {
 struct tuning {
   static constexpr int splitters = 255;              // S
   static constexpr int buckets = 2 * splitters + 1;  // B
+  static constexpr int tree_levels = 8;              // splitters = 2^levels - 1 (search_tree.cuh)
+  static constexpr int bucket_bits = 9;              // buckets < 2^bits: one radix digit (scatter)
   // sample: one block sorts a segment's sample with the block merge sort;
   // a segment of z keys draws clamp(z / sample_every, min_samples, 2048)
   static constexpr int sample_threads = 256;
@@ -25,11 +27,17 @@ struct tuning {
   static constexpr int max_samples = sample_threads * sample_items;  // oversampling 8
   static constexpr int min_samples = splitters + 1;                  // one sample per splitter
   static constexpr int sample_every = 32;
-  // count and scatter: one block per tile of 8192 keys of one segment
+  // count and scatter: one block per tile of 8192 keys of one segment (a
+  // table cell per bucket and tile), walked in chunks of threads x items
+  // keys: count_items keys in flight per thread; the scatter's chunk is
+  // sized so its shared exchange (keys or values, plus 16-bit buckets)
+  // stays within the static 48 KB (scatter_items)
   static constexpr int threads = 256;
   static constexpr int warps = threads / 32;
-  static constexpr int items = 32;
-  static constexpr int tile = threads * items;
+  static constexpr int tile = 8192;
+  static constexpr int count_items = 16;
+  static constexpr int max_scatter_items = 16;
+  static constexpr int exchange_bytes = 32 * 1024;
   // refine: levels of distribution before the merge::sort fallback (a
   // level splits every oversized range bucket about 256 ways, so three
   // levels reach one merge tile up to ~2^36 keys; interpolated pivots on
@@ -38,14 +46,27 @@ struct tuning {
   // oversized buckets copied to the host with the level's counters in the
   // one read per level; more take a second read
   static constexpr int preview = 1024;
-  // pack: one warp per segment
-  static constexpr int pack_threads = 256;
+  // pack: one block per segment, one thread per bucket
+  static constexpr int pack_threads = 512;
   // Inputs this small go straight to the merge sort: the fixed costs
   // (launches, the 511-bucket table, the host sync) would dominate.
   static constexpr std::size_t direct_max = std::size_t(1) << 14;
 };
 
 static_assert(tuning::max_samples >= tuning::min_samples);
+static_assert(tuning::buckets < (1 << tuning::bucket_bits) && tuning::pack_threads > tuning::buckets);
+static_assert(tuning::tile % (tuning::threads * tuning::count_items) == 0);
+
+// Keys per thread in one scatter chunk: the exchange holds a chunk of the
+// larger of key and value.
+template <class U, class P>
+inline constexpr std::size_t scatter_widest = sizeof(U) > sizeof(P) ? sizeof(U) : sizeof(P);
+template <class U, class P>
+inline constexpr int scatter_items =
+    int(std::size_t(tuning::exchange_bytes) / (tuning::threads * scatter_widest<U, P>) <
+                std::size_t(tuning::max_scatter_items)
+            ? std::size_t(tuning::exchange_bytes) / (tuning::threads * scatter_widest<U, P>)
+            : std::size_t(tuning::max_scatter_items));
 
 // Samples drawn from a segment of `size` keys.
 __host__ __device__ constexpr int sample_count(std::size_t size) {
@@ -53,18 +74,6 @@ __host__ __device__ constexpr int sample_count(std::size_t size) {
   return m < std::size_t(tuning::min_samples)   ? tuning::min_samples
          : m > std::size_t(tuning::max_samples) ? tuning::max_samples
                                                 : int(m);
-}
-
-// Bucket of carried key k: lower bound over the sorted splitters, then the
-// equality test. `s` holds tuning::splitters carried keys (shared memory).
-template <class Ord, class U>
-__device__ __forceinline__ int bucket_of(const Ord& ord, const U* s, U k) {
-  int pos = 0;  // number of splitters strictly below k
-#pragma unroll
-  for (int step = 128; step > 0; step >>= 1)
-    if (pos + step <= tuning::splitters && ord.less(s[pos + step - 1], k)) pos += step;
-  if (pos < tuning::splitters && !ord.less(k, s[pos])) return 2 * pos + 1;
-  return 2 * pos;
 }
 
 }  // namespace gpusort::detail::sample

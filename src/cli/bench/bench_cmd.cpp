@@ -9,12 +9,14 @@
 #include "bench/gpu_timing.hpp"
 #include "bench/methods.hpp"
 #include "bench/report.hpp"
+#include "bench/struct_key.hpp"
 #include "bench/suite.hpp"
 
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace gpusort::cli {
 
@@ -31,7 +33,9 @@ const char* bench_usage =
     "  --algo     ours: %s\n"
     "             peers: cub_radix cub_merge thrust (GPU), std_sort cpu_parallel (CPU);\n"
     "             CPU baselines: cpu_merge_recursive cpu_merge_iterative\n"
-    "  --key      u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64 (default u32)\n"
+    "  --key      u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64 (default u32), or\n"
+    "             u32f32: struct {u32 major; f32 minor} ordered by (major, minor)\n"
+    "             through a device comparator; merge_path and cub_merge only, keys only\n"
     "  --pairs    sort (key, u32 value) pairs, value = original index\n"
     "  --n        sizes: 1048576, 2^20 or 1<<20, comma separated\n"
     "  --dist     %s\n"
@@ -53,6 +57,15 @@ std::vector<std::uint64_t> pow4_sizes(int from_log2, int to_log2) {
   std::vector<std::uint64_t> v;
   for (int k = from_log2; k <= to_log2; k += 2) v.push_back(std::uint64_t(1) << k);
   return v;
+}
+
+// with_key, plus the struct key u32f32 (bench only).
+template <class F> bool with_bench_key(std::string_view name, F&& f) {
+  if (name == bench::struct_key_name) {
+    f.template operator()<bench::u32f32>();
+    return true;
+  }
+  return with_key(name, f);
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -113,8 +126,9 @@ int cmd_bench(int argc, char** argv) {
   std::vector<std::string> keys = split_list(a.value_or("key", "u32"));
   if (keys.empty()) throw usage_error("--key names no key type");
   for (const auto& k : keys)
-    if (!with_key(k, []<class K>() {}))
-      throw usage_error("unknown key type '" + k + "' (known: " + key_name_list() + ")");
+    if (!with_bench_key(k, []<class K>() {}))
+      throw usage_error("unknown key type '" + k + "' (known: " + key_name_list() + " " +
+                        std::string(struct_key_name) + ")");
 
   if (auto ns = a.value("n")) {
     for (const auto& s : split_list(*ns)) cfg.sizes.push_back(parse_count(s, "--n"));
@@ -181,7 +195,7 @@ int cmd_bench(int argc, char** argv) {
 
   // ---- the runs ------------------------------------------------------------
   for (const auto& k : keys)
-    with_key(k, [&]<class K>() { run_suite<K>(cfg, gpu, rep); });
+    with_bench_key(k, [&]<class K>() { run_suite<K>(cfg, gpu, rep); });
 
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

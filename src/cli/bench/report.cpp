@@ -27,7 +27,7 @@ std::string utc_now() {
 }
 
 const char* table_head =
-    "  algorithm     key   value  n           dist          median_ms    Gkeys/s     GB/s  %copy  "
+    "  algorithm     key    value  n           dist          median_ms    Gkeys/s     GB/s  %copy  "
     "vs_cub  verified\n";
 
 }  // namespace
@@ -75,7 +75,7 @@ void reporter::add(const row& r) {
   if (env_.copy_gbps > 0) std::snprintf(pct, sizeof pct, "%.1f", 100.0 * gbps / env_.copy_gbps);
   if (auto it = cub_.find(id); it != cub_.end() && it->second > 0)
     std::snprintf(ratio, sizeof ratio, "%.3f", gkeys / it->second);
-  std::printf("  %-13s %-5s %-6s %-11s %-12s %10.4f %10.4f %8.1f %6s %7s  %s\n",
+  std::printf("  %-13s %-6s %-6s %-11s %-12s %10.4f %10.4f %8.1f %6s %7s  %s\n",
               r.algorithm.c_str(), r.key.c_str(), r.value.c_str(), format_n(r.n).c_str(),
               r.dist.c_str(), r.median_ms, gkeys, gbps, pct, ratio,
               r.verified ? "yes" : "NO  <-- VERIFICATION FAILED");
@@ -90,13 +90,13 @@ void reporter::add(const row& r) {
 }
 
 void reporter::skipped(const std::string& algorithm, std::uint64_t n, const std::string& why) {
-  std::printf("  %-13s %-5s %-6s %-11s %-12s skipped: %s\n", algorithm.c_str(), key_.c_str(),
+  std::printf("  %-13s %-6s %-6s %-11s %-12s skipped: %s\n", algorithm.c_str(), key_.c_str(),
               value_.c_str(), format_n(n).c_str(), dist_.c_str(), why.c_str());
   std::fflush(stdout);
 }
 
 void reporter::failed(const std::string& algorithm, std::uint64_t n, const std::string& why) {
-  std::printf("  %-13s %-5s %-6s %-11s %-12s FAILED: %s\n", algorithm.c_str(), key_.c_str(),
+  std::printf("  %-13s %-6s %-6s %-11s %-12s FAILED: %s\n", algorithm.c_str(), key_.c_str(),
               value_.c_str(), format_n(n).c_str(), dist_.c_str(), why.c_str());
   std::fflush(stdout);
   std::fprintf(stderr, "gpusort bench: %s at n=%llu FAILED: %s\n", algorithm.c_str(),

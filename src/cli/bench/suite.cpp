@@ -3,6 +3,7 @@
 #include "cpu_timing.hpp"
 #include "gpu_timing.hpp"
 #include "keys.hpp"
+#include "struct_key.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -27,12 +28,16 @@ std::string gib(std::size_t bytes) {
 }
 
 template <class K> std::unique_ptr<device_sorter<K>> make_sorter(const method& m, pivot_rule pivots) {
-  switch (m.which) {
-    case peer::none: return make_ours<K>(m.algo, pivots);
-    case peer::cub_radix: return make_cub_radix<K>();
-    case peer::cub_merge: return make_cub_merge<K>();
-    case peer::thrust: return make_thrust<K>();
-    default: return nullptr;
+  if constexpr (is_struct_key<K>) {
+    return make_struct_sorter(m);
+  } else {
+    switch (m.which) {
+      case peer::none: return make_ours<K>(m.algo, pivots);
+      case peer::cub_radix: return make_cub_radix<K>();
+      case peer::cub_merge: return make_cub_merge<K>();
+      case peer::thrust: return make_thrust<K>();
+      default: return nullptr;
+    }
   }
 }
 
@@ -69,8 +74,9 @@ template <class K> struct point {
   // Times method m on this point's input; returns the median ms, or a
   // negative number when it was skipped (reported here).
   double time(const method& m) {
-    if (!m.gpu())
-      return time_cpu_sort<K>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals);
+    if constexpr (!is_struct_key<K>)  // u32f32 runs on the GPU only (struct_key_suite)
+      if (!m.gpu())
+        return time_cpu_sort<K>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals);
     if (!dev && dev_skip.empty()) {
       const std::size_t need = device_data<K>::bytes_needed(n(), cfg.pairs);
       const std::size_t free_b = device_free_bytes();
@@ -103,10 +109,14 @@ template <class K> struct point {
   harness::check verify(const method& m) const {
     const options asc{};
     if (out_keys.size() != n()) return {false, "output has the wrong length"};
-    if (!cfg.pairs) return harness::verify_keys_fast<K>(keys.data(), out_keys.data(), n(), asc);
-    if (out_vals.size() != n()) return {false, "value output has the wrong length"};
-    return harness::verify_pairs_fast<K, value_t>(keys.data(), out_keys.data(), out_vals.data(),
-                                                  n(), asc, m.stable());
+    if constexpr (is_struct_key<K>) {
+      return verify_struct_keys(keys, out_keys);
+    } else {
+      if (!cfg.pairs) return harness::verify_keys_fast<K>(keys.data(), out_keys.data(), n(), asc);
+      if (out_vals.size() != n()) return {false, "value output has the wrong length"};
+      return harness::verify_pairs_fast<K, value_t>(keys.data(), out_keys.data(), out_vals.data(),
+                                                    n(), asc, m.stable());
+    }
   }
 
   // Runs, verifies and reports m; false if it failed (not merely skipped)
@@ -160,8 +170,9 @@ template <class K> struct point {
 }  // namespace
 
 template <class K>
-void run_suite(const suite_config& cfg, gpu_session*& gpu, reporter& rep) {
-  const std::string key = key_name<K>(), value = cfg.pairs ? "u32" : "-";
+void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
+  const suite_config cfg = is_struct_key<K> ? struct_key_suite(given) : given;
+  const std::string key = bench_key_name<K>(), value = cfg.pairs ? "u32" : "-";
   for (harness::dist d : cfg.dists) {
     const std::string dist(harness::to_string(d));
     rep.group(key, value, dist);
@@ -196,7 +207,10 @@ void run_suite(const suite_config& cfg, gpu_session*& gpu, reporter& rep) {
       if (todo.empty()) continue;
 
       point<K> p{cfg, gpu, rep, key, value, dist, {}, {}, nullptr, {}, {}, {}};
-      p.keys = harness::generate<K>(d, n, cfg.seed);
+      if constexpr (is_struct_key<K>)
+        p.keys = generate_struct_keys(d, n, cfg.seed);
+      else
+        p.keys = harness::generate<K>(d, n, cfg.seed);
       if (cfg.pairs) {
         p.vals.resize(n);
         std::iota(p.vals.begin(), p.vals.end(), value_t(0));
@@ -215,6 +229,7 @@ void run_suite(const suite_config& cfg, gpu_session*& gpu, reporter& rep) {
 #define GPUSORT_CLI_SUITE(K) \
   template void run_suite<K>(const suite_config&, gpu_session*&, reporter&);
 GPUSORT_FOR_EACH_KEY(GPUSORT_CLI_SUITE)
+GPUSORT_CLI_SUITE(u32f32)
 #undef GPUSORT_CLI_SUITE
 
 }  // namespace gpusort::cli::bench
