@@ -3,8 +3,10 @@
 # The file is rewritten only when its text changes, so an unchanged commit
 # recompiles nothing. Outside a git checkout (or without git) the commit is
 # "unknown"; uncommitted changes to tracked files add "-dirty". A copy of
-# the tree without .git (e.g. on a lent GPU machine) may carry the commit in
-# a file .gpusort-commit at its root.
+# the tree sent to a lent GPU machine carries the commit in a file
+# .gpusort-commit at its root (written just before the copy, ignored by
+# git); when present it wins, because the copy's .git may be stale (the
+# 2026-11-22 run reported the previous session's commit as "-dirty").
 set(hash "unknown")
 if(EXISTS "${SRC}/.gpusort-commit")
   file(STRINGS "${SRC}/.gpusort-commit" carried LIMIT_COUNT 1)
@@ -12,7 +14,7 @@ if(EXISTS "${SRC}/.gpusort-commit")
     set(hash "${carried}")
   endif()
 endif()
-if(GIT AND EXISTS "${GIT}")
+if(hash STREQUAL "unknown" AND GIT AND EXISTS "${GIT}")
   execute_process(COMMAND "${GIT}" -C "${SRC}" rev-parse --short=12 HEAD
     OUTPUT_VARIABLE out RESULT_VARIABLE rc ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(rc EQUAL 0 AND NOT out STREQUAL "")
