@@ -132,12 +132,12 @@ template <class Less> void check_custom(std::size_t n, std::uint32_t majors, Les
 class GpuMergeComparator : public gpusort_test::gpu_test {};
 
 TEST_F(GpuMergeComparator, StructKeyMajorMinor) {
-  for (std::size_t n : {0, 1, 2, 4863, 4864, 4865, 100000, 1000003})
+  for (std::size_t n : {0, 1, 2, 4863, 4864, 4865, 5631, 5632, 5633, 9727, 9728, 9729, 100000, 1000003})
     GPUSORT_CASE(check_custom(n, 1000, by_major_minor{}, 7 + n));
 }
 
 TEST_F(GpuMergeComparator, StructKeyStableOnMajor) {
-  for (std::size_t n : {3, 2815, 2816, 2817, 65537, 1 << 20})
+  for (std::size_t n : {3, 2815, 2816, 2817, 5631, 5632, 5633, 65537, 1 << 20})
     GPUSORT_CASE(check_custom(n, 7, by_major{}, 11 + n));
 }
 

@@ -1,8 +1,9 @@
 // GPU suite: quicksort (sampled pivots, three-way warp partitions, not
 // stable, so outputs are checked as sorted permutations only).
 // Sizes are chosen to reach every path of src/quick/family.cuh:
-//   n <= one merge tile   one block sort (4864 keys for 4-byte keys, 2816
-//                         for 4-byte pairs: the edge sizes straddle both)
+//   n <= one block-sort   one block sort (merge's first-stage tile: 9728 keys
+//        tile             for 4-byte keys, 5632 for 8-byte elements and
+//                         4-byte pairs: the edge sizes straddle both)
 //   one level and more    partition (its pipeline: one work item, fewer
 //                         items than blocks, several per block), schedule,
 //                         equal runs, both small lists (children in the
@@ -31,11 +32,11 @@ const gpusort_test::family& quick_family() {
       .sweep_from = 100,
       .sweep_to = 300000,
       .sweep_growth = 1.15,
-      .dist_sizes = {1000, 2817, 4865, 100003, 1100007},
+      .dist_sizes = {1000, 5633, 9729, 100003, 1100007},
       .range_sizes = {1000, 65537},
       .large_u32 = {(1u << 21) + 3, (1u << 22) + 1, 6000011, (1u << 24) - 1},
       .large_other = {(1u << 21) + 3},
-      .value_sizes = {1000, 2817, 20001, 131075},
+      .value_sizes = {1000, 5632, 5633, 20001, 131075},
       .api_n = 250007,
   };
   return f;

@@ -151,9 +151,20 @@ template <class K> void test_onesweep_edges() {
       GPUSORT_CASE(run_input<K>(algorithm::radix_onesweep, in, dir, 0, -1, pairs, false,
                                 describe<K>("edge", n, dir, pairs, false)));
     }
-    // +-0.0, NaNs and infinities through full and partial pass tiles (the
-    // passes carry float keys twiddled: digit_map::carry), both orders
-    for (std::size_t n : {tile + 1, 7 * tile + 5})
+    // the small counter sort's configs (4-byte keys alone: 128 x 8, 256 x 8,
+    // 256 x 16) switch at 1024 and 2048 keys
+    if (!pairs && TK::small_counters)
+      for (std::size_t n : {std::size_t(1023), std::size_t(1024), std::size_t(1025), std::size_t(2047),
+                            std::size_t(2048), std::size_t(2049)}) {
+        const auto dir = t::both_orders[step++ % 2];
+        const auto in = t::h::generate<K>(t::h::dist::uniform, n, 6200 + n);
+        GPUSORT_CASE(run_input<K>(algorithm::radix_onesweep, in, dir, 0, -1, pairs, false,
+                                  describe<K>("small edge", n, dir, pairs, false)));
+      }
+    // +-0.0, NaNs and infinities through the small path and full and
+    // partial pass tiles (the passes carry float keys twiddled:
+    // digit_map::carry), both orders
+    for (std::size_t n : {std::size_t(1000), small - 3, tile + 1, 7 * tile + 5})
       for (const auto dir : t::both_orders) {
         const auto in = t::h::generate<K>(t::h::dist::float_special, n, 6500 + n);
         GPUSORT_CASE(run_input<K>(algorithm::radix_onesweep, in, dir, 0, -1, pairs, false,

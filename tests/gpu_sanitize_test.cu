@@ -40,7 +40,7 @@ bool selected(gpusort::algorithm a) {
 
 TEST_F(GpuSanitize, U32) {
   for (auto a : all)
-    if (selected(a)) GPUSORT_CASE(smoke<std::uint32_t>(a, {1000, 20001, 70001}));
+    if (selected(a)) GPUSORT_CASE(smoke<std::uint32_t>(a, {1000, 3000, 20001, 70001}));
 }
 TEST_F(GpuSanitize, F64) {
   for (auto a : all)

@@ -2,15 +2,10 @@
 //   OnesweepPlan   every pass-skip pattern, in place or not: the launches
 //                  read what the previous one wrote, never write what they
 //                  read, leave the input alone, and end in the output
-//   TileMerge      the chunking of radix_tile's merge levels, emulated with
-//                  the library's merge_path: chunks tile each pair exactly
-//                  and the result is the stable merge
 //   Digits         digit_map against key_order::rank for every key type and
 //                  every bit range, as each kernel extracts them
 #include "key_types.hpp"
-#include "merge/merge_path.cuh"
 #include "radix/digit.cuh"
-#include "radix/merge_chunk.hpp"
 #include "radix/onesweep_plan.hpp"
 
 #include <gtest/gtest.h>
@@ -68,64 +63,6 @@ TEST(RadixOnesweepPlan, EveryPatternEndsInTheOutput) {
         if (!in_place) {
           EXPECT_TRUE(content[os::buf_in].empty()) << what << ": the input was written";
         }
-      }
-}
-
-// One merge level of runs of `run`, chunk by chunk, as tile_merge.cuh does.
-void merge_level(const std::vector<std::pair<int, int>>& in, std::vector<std::pair<int, int>>& out, std::size_t run,
-                 std::size_t chunk) {
-  const std::size_t n = in.size();
-  auto key = [](const std::pair<int, int>& x) { return x.first; };
-  struct view {
-    const std::pair<int, int>* p;
-    int operator[](std::size_t i) const { return p[i].first; }
-  };
-  auto less = [](int x, int y) { return x < y; };
-  const std::size_t chunks = rx::merge_chunks(n, run, chunk);
-  std::vector<std::size_t> parts(chunks, 0);
-  for (std::size_t c = 0; c < chunks; ++c) {
-    const auto m = rx::merge_chunk::at(c, n, run, chunk);
-    if (m.diag >= m.na + m.nb) continue;
-    parts[c] = gpusort::detail::merge_path(view{&in[m.a0]}, m.na, view{&in[m.b0]}, m.nb, m.diag, less);
-  }
-  std::vector<int> written(n, 0);
-  for (std::size_t c = 0; c < chunks; ++c) {
-    const auto m = rx::merge_chunk::at(c, n, run, chunk);
-    if (m.diag >= m.na + m.nb) continue;
-    const std::size_t a_lo = parts[c], a_hi = m.last_of_pair ? m.na : parts[c + 1];
-    std::size_t ia = m.a0 + a_lo, ib = m.b0 + (m.diag - a_lo);
-    const std::size_t a_end = m.a0 + a_hi, b_end = m.b0 + (m.diag_end - a_hi);
-    for (std::size_t o = m.a0 + m.diag; o < m.a0 + m.diag_end; ++o) {
-      const bool take_a = ib >= b_end || (ia < a_end && !(key(in[ib]) < key(in[ia])));
-      out[o] = take_a ? in[ia++] : in[ib++];
-      ++written[o];
-    }
-    ASSERT_EQ(ia, a_end);
-    ASSERT_EQ(ib, b_end);
-  }
-  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(written[i], 1) << "output " << i;
-}
-
-TEST(RadixTileMerge, ChunksMergeStably) {
-  std::mt19937 rng(7);
-  for (std::size_t n : {1, 2, 3, 7, 8, 9, 31, 64, 65, 100, 257, 1000})
-    for (std::size_t first_run : {1, 2, 3, 8})
-      for (std::size_t chunk : {1, 2, 3, 5, 16}) {
-        std::vector<std::pair<int, int>> v(n);
-        for (std::size_t i = 0; i < n; ++i) v[i] = {int(rng() % 5), int(i)};
-        for (std::size_t i = 0; i < n; i += first_run)
-          std::stable_sort(v.begin() + i, v.begin() + std::min(n, i + first_run));
-        auto want = v;
-        std::stable_sort(want.begin(), want.end(), [](auto& x, auto& y) { return x.first < y.first; });
-        std::vector<std::pair<int, int>> out(n);
-        for (std::size_t run = first_run; run < n; run *= 2) {
-          merge_level(v, out, run, chunk);
-          if (testing::Test::HasFatalFailure()) return;
-          v.swap(out);
-        }
-        ASSERT_EQ(v, want) << "n=" << n << " run=" << first_run << " chunk=" << chunk;
-        const std::size_t most = rx::merge_parts(n, first_run, chunk);
-        for (std::size_t run = first_run; run < n; run *= 2) ASSERT_LE(rx::merge_chunks(n, run, chunk), most);
       }
 }
 

@@ -37,9 +37,13 @@ struct call_context {
     cudaGetLastError();  // clear the sticky-free error state
     fail(e == cudaErrorMemoryAllocation ? errc::out_of_memory : errc::cuda, std::string(what) + " failed", e);
   }
-  // Checks the launch just made; `kernel` names it.
+  // Checks the launch just made; `kernel` names it. The name is formatted
+  // into "launch of <kernel>" only on failure: a successful launch costs one
+  // cudaGetLastError and no allocation.
   void check_launch(const char* kernel) const {
-    check(cudaGetLastError(), (std::string("launch of ") + kernel).c_str());
+    const cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) return;
+    check(e, (std::string("launch of ") + kernel).c_str());
   }
 };
 

@@ -3,7 +3,7 @@
 // Each thread takes OUT outputs from diagonal threadIdx.x * OUT by merge
 // path (Green, McColl & Bader 2012), merges them serially into registers,
 // and, after a barrier, writes them back. Stable (ties from the left run).
-// Used where a block merges two tiles: odd-even merge-split, radix tile merge.
+// Used where a block merges two tiles: odd-even merge-split.
 #pragma once
 
 #include "merge/merge_path.cuh"

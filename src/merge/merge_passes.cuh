@@ -8,6 +8,8 @@
 //              (every copy in flight: tile_load.cuh),
 //              every thread merge-paths its ITEMS outputs there and merges
 //              them serially; the tile is stored coalesced
+// radix_tile merges its radix-sorted tiles with the same two kernels
+// (radix/tile_merge.cuh).
 // Keys live in global memory as the caller's type K and are carried as
 // Ord::carried: Ord (key_order, full_order or custom_order) encodes, decodes
 // and compares them (twiddled bits for library keys; the caller's type and
@@ -30,6 +32,8 @@ template <class K, class Less> struct custom_order {
   __device__ __forceinline__ K encode(const K& k) const { return k; }
   __device__ __forceinline__ K decode(const K& k) const { return k; }
   __device__ __forceinline__ bool operator()(const K& a, const K& b) const { return less(a, b); }
+  // Carried as themselves, so tile loads never need an encoding pass.
+  __device__ __forceinline__ bool encodes_as_is() const { return true; }
 };
 
 // Bounds of the merge pair that output position `pos` belongs to.
@@ -65,6 +69,8 @@ __global__ void partition_kernel(const K* keys, std::size_t n, std::size_t width
   }
 }
 
+// One block per output tile of THREADS x ITEMS; a tile must lie inside one
+// pair of runs, so 2 * width must be a multiple of the tile.
 template <int THREADS, int ITEMS, int MIN_BLOCKS = 1, class K, class P, class Ord>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::size_t width,

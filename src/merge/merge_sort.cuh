@@ -25,17 +25,30 @@ template <class T, class P> struct tuning {
   static constexpr int element = int(sizeof(T)) + (is_no_value<P> ? 0 : int(sizeof(P)));
   static constexpr int threads = 256;
   static constexpr int items = element <= 4 ? 19 : (element <= 8 ? 11 : 7);
-  static constexpr int tile = threads * items;
+  static constexpr int tile = threads * items;  // merge pass output per block
+  // The block sort may use more threads than a merge pass: each doubling of
+  // its sorted runs saves one global merge pass. 512 x 19 for 4-byte
+  // elements (9728-key runs): 2^28 keys need 15 merge passes instead of 16
+  // (12.60 -> 12.21 ms; 2^26: 3.01 -> 2.93 ms, H200). 512 x 11 for 8-byte
+  // elements: u64 2^28 24.36 -> 23.91 ms, u32+u32 pairs 2^26 5.47 -> 5.36.
+  static constexpr int sort_threads = element <= 8 ? 512 : threads;
+  static constexpr int sort_tile = sort_threads * items;
   static constexpr int partition_threads = 256;
   // Blocks per SM the register budget must allow (__launch_bounds__), swept
   // with the items on the H200 at 2^26 and 2^28 (docs/perf/merge.md).
-  // 4-byte elements: 19 items, 7 block-sort blocks (<= 36 registers; ptxas
-  // chose 57 for 17 items: 49% warps active) and 6 merge blocks (<= 42;
-  // it chose 64): u32 3.36 -> 3.01 ms at 2^26. 8-byte elements (u64 keys,
-  // u32+u32 pairs): 6 and 6: u64 7.73 -> 5.77 ms, pairs 7.79 -> 5.46.
-  // Wider elements keep ptxas's choice (not measured).
-  static constexpr int sort_blocks = element <= 4 ? 7 : (element <= 8 ? 6 : 1);
+  // Block sort: 4 x 512 threads for 4-byte elements (<= 32 registers; 3
+  // blocks: 2.96 ms, 2: 3.05 at 2^26), 3 x 512 for 8-byte (2 blocks: 5.75
+  // against 5.64 ms for u64 at 2^26). Merge passes: 6 x 256 for both
+  // (4-byte: <= 42 registers, ptxas chose 64; 8-byte: u64 7.73 -> 5.77 ms,
+  // pairs 7.79 -> 5.46 with the 256-thread block sort at 6 blocks). Wider
+  // elements keep ptxas's choice (not measured).
+  static constexpr int sort_blocks = element <= 4 ? 4 : (element <= 8 ? 3 : 1);
   static constexpr int merge_blocks = element <= 4 ? 6 : (element <= 8 ? 6 : 1);
+  // The same block sort at `threads` for segments of at most one merge tile
+  // (sample sort's buckets, merge_recursive's leaves): 7 blocks per SM for
+  // 4-byte elements (<= 36 registers), 6 for 8-byte, as swept for merge::sort
+  // before its block sort grew to 512 threads.
+  static constexpr int segment_blocks = element <= 4 ? 7 : (element <= 8 ? 6 : 1);
 };
 
 // Scratch: a second key array, a second value array, the splits.
@@ -51,23 +64,23 @@ template <class Tune, class K, class P, class Ord>
 void sort(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Ord ord,
           cudaStream_t stream, void* temp) {
   if (n == 0) return;
-  constexpr int TH = Tune::threads, IT = Tune::items, TILE = Tune::tile;
+  constexpr int TH = Tune::threads, IT = Tune::items, TILE = Tune::tile, RUN = Tune::sort_tile;
   temp_layout plan(temp);
   K* kbuf = plan.take<K>(n);
   P* vbuf = nullptr;
   if constexpr (!is_no_value<P>) vbuf = plan.take<P>(n);
   const std::size_t tiles = (n + TILE - 1) / TILE;
   std::size_t* splits = plan.take<std::size_t>(tiles + 1);
-  int passes = ceil_log2(tiles);
+  int passes = ceil_log2((n + RUN - 1) / RUN);
   // the block sort writes where the last pass must read from
   K* k_src = passes % 2 ? kbuf : kout;
   P* v_src = passes % 2 ? vbuf : vout;
   K* k_dst = passes % 2 ? kout : kbuf;
   P* v_dst = passes % 2 ? vout : vbuf;
-  segment_sort_kernel<TH, IT, Tune::sort_blocks><<<grid_for(tiles, 1), TH, 0, stream>>>(kin, k_src, vin, v_src, tile_segments{n, TILE},
-                                                                      ord);
+  segment_sort_kernel<Tune::sort_threads, IT, Tune::sort_blocks><<<grid_for((n + RUN - 1) / RUN, 1), Tune::sort_threads, 0, stream>>>(
+      kin, k_src, vin, v_src, tile_segments{n, RUN}, ord);
   ctx.check_launch("merge block sort");
-  for (std::size_t width = TILE; width < n; width *= 2) {
+  for (std::size_t width = RUN; width < n; width *= 2) {
     partition_kernel<<<grid_for(tiles + 1, Tune::partition_threads), Tune::partition_threads, 0, stream>>>(
         k_src, n, width, std::size_t(TILE), tiles + 1, splits, ord);
     ctx.check_launch("merge partition");

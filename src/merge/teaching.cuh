@@ -86,7 +86,7 @@ template <class Tune, class K, class P, class Ord> struct recursive_sorter {
   void run(std::size_t lo, std::size_t hi, K* kdst, P* vdst, K* kother, P* vother) const {
     constexpr int TILE = Tune::tile;
     if (hi - lo <= std::size_t(TILE)) {
-      segment_sort_kernel<Tune::threads, Tune::items, Tune::sort_blocks><<<1, Tune::threads, 0, stream>>>(
+      segment_sort_kernel<Tune::threads, Tune::items, Tune::segment_blocks><<<1, Tune::threads, 0, stream>>>(
           kin + lo, kdst + lo, vin ? vin + lo : nullptr, vdst ? vdst + lo : nullptr, tile_segments{hi - lo, TILE}, ord);
       ctx.check_launch("merge_recursive leaf sort");
       return;

@@ -3,9 +3,10 @@
 //                slices; a block sort passes an empty B), striped over the
 //                block, every copy in flight (core/async_copy.cuh), then
 //                each thread encodes the keys it copied into the carried
-//                form (skipped when encoding is the identity: unsigned keys,
-//                ascending). Widths cp.async cannot move take the register
-//                path. Ends with __syncthreads().
+//                form (skipped when the order says encoding is the
+//                identity, Ord::encodes_as_is(): unsigned keys, ascending;
+//                custom keys). Widths cp.async cannot move take the
+//                register path. Ends with __syncthreads().
 //   store_tile   the tile's first items back out, decoded, coalesced.
 #pragma once
 
@@ -16,19 +17,6 @@
 #include <cstring>
 
 namespace gpusort::detail::merge {
-
-// Whether ord.encode(k) is k's own bits (then the copies need no pass).
-template <class K> __device__ __forceinline__ bool encodes_as_is(const key_order<K>&) {
-  return key_traits<K>::kind == key_kind::unsigned_int;
-}
-template <class K> __device__ __forceinline__ bool encodes_as_is(const full_order<K>& ord) {
-  return key_traits<K>::kind == key_kind::unsigned_int && ord.flip == 0;
-}
-template <class K, class Less> struct custom_order;
-template <class K, class Less> __device__ __forceinline__ bool encodes_as_is(const custom_order<K, Less>&) {
-  return true;
-}
-template <class Ord> __device__ __forceinline__ bool encodes_as_is(const Ord&) { return false; }
 
 template <int THREADS, int ITEMS, class Ord, class K, class P, class T>
 __device__ __forceinline__ void load_slices(const Ord& ord, tile_storage<T, P, THREADS * ITEMS>& s, const K* ka,
@@ -48,7 +36,7 @@ __device__ __forceinline__ void load_slices(const Ord& ord, tile_storage<T, P, T
   }
   copy_async_wait();
   if constexpr (raw_keys) {
-    if (encodes_as_is(ord)) {
+    if (ord.encodes_as_is()) {
       __syncthreads();
       return;
     }

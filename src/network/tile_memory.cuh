@@ -80,16 +80,4 @@ __device__ __forceinline__ void store_tile(const shared_tile<U, P>& t, int count
   }
 }
 
-// The same with plain twiddled bits (what key_order carries).
-template <int THREADS, class K, class P, class U>
-__device__ __forceinline__ void load_tile(const K* keys, const P* vals, std::size_t base, int count,
-                                          const shared_tile<U, P>& t) {
-  load_tile<THREADS>(keys, vals, base, count, t, key_order<K>{});
-}
-template <int THREADS, class K, class P, class U>
-__device__ __forceinline__ void store_tile(const shared_tile<U, P>& t, int count, K* keys, P* vals, std::size_t base) {
-  store_tile<THREADS>(t, count, keys, vals, base, key_order<K>{});
-}
-
-
 }  // namespace gpusort::detail

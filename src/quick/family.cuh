@@ -129,10 +129,10 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   const call_context& ctx = *p.ctx;
   const std::size_t n = p.n;
   const cudaStream_t st = p.stream;
-  auto small_sort = merge::segment_sort_kernel<Block::threads, Block::items, Block::sort_blocks, K, P, Ord, small_list>;
+  auto small_sort = merge::segment_sort_kernel<Block::sort_threads, Block::items, Block::sort_blocks, K, P, Ord, small_list>;
   if (n <= std::size_t(Tune::small_max)) {
-    merge::segment_sort_kernel<Block::threads, Block::items, Block::sort_blocks><<<1, Block::threads, 0, st>>>(
-        p.keys_in, p.keys_out, p.vals_in, p.vals_out, merge::tile_segments{n, Block::tile}, ord);
+    merge::segment_sort_kernel<Block::sort_threads, Block::items, Block::sort_blocks><<<1, Block::sort_threads, 0, st>>>(
+        p.keys_in, p.keys_out, p.vals_in, p.vals_out, merge::tile_segments{n, Block::sort_tile}, ord);
     return ctx.check_launch("quick block sort");
   }
   plan<Tune, K, P> pl(n, temp);
@@ -144,7 +144,7 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   const unsigned partition_grid = resident_grid(ctx, partition, Tune::threads);
   const unsigned schedule_grid = resident_grid(ctx, schedule, Tune::schedule_threads);
   const unsigned copy_grid = resident_grid(ctx, copy_equal, Tune::copy_threads);
-  const unsigned small_grid = resident_grid(ctx, small_sort, Block::threads);
+  const unsigned small_grid = resident_grid(ctx, small_sort, Block::sort_threads);
 
   // level L reads dst(L - 1) and writes dst(L)
   auto kdst = [&](int level) { return level % 2 ? p.keys_out : pl.kbuf; };
@@ -182,10 +182,10 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   // buffer (children of odd levels), then those already in the output (in
   // place). Later levels never write their ranges, so one launch per
   // buffer, with a full grid, does the whole run's small children.
-  small_sort<<<small_grid, Block::threads, 0, st>>>(pl.kbuf, p.keys_out, pl.vbuf, p.vals_out,
+  small_sort<<<small_grid, Block::sort_threads, 0, st>>>(pl.kbuf, p.keys_out, pl.vbuf, p.vals_out,
                                                     small_list{q.small[0], &q.small_count[0]}, ord);
   ctx.check_launch("quick small segments (scratch)");
-  small_sort<<<small_grid, Block::threads, 0, st>>>(p.keys_out, p.keys_out, p.vals_out, p.vals_out,
+  small_sort<<<small_grid, Block::sort_threads, 0, st>>>(p.keys_out, p.keys_out, p.vals_out, p.vals_out,
                                                     small_list{q.small[1], &q.small_count[1]}, ord);
   ctx.check_launch("quick small segments (output)");
   if (last.fallback == 0) return;

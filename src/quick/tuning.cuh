@@ -31,10 +31,11 @@ template <class U, class P> struct tuning {
   // chunks of loads in flight per SM (64 KB for 4-byte keys)
   static constexpr int min_blocks = 4;
 
-  // small segments (<= one merge tile: 4864 keys for 4-byte keys) are
-  // sorted by the merge family's block sort, merge::segment_sort_kernel
+  // small segments (<= one merge block-sort tile: 9728 keys for 4-byte
+  // keys, 5632 for 8-byte elements) are sorted by the merge family's block
+  // sort, merge::segment_sort_kernel, at merge::sort's first-stage shape
   using block = merge::tuning<U, P>;
-  static constexpr int small_max = block::tile;
+  static constexpr int small_max = block::sort_tile;
 
   // pivot: the median of `samples` keys at hashed, stratified positions;
   // the scheduling block has one group of `samples` threads per child

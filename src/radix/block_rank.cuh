@@ -32,23 +32,38 @@ __device__ __forceinline__ unsigned lanemask_le() {
 }
 
 // Lanes of the (full) warp whose digit equals mine: one ballot per digit bit
-// (CUB finds this faster than match.any for a few bits).
+// (cheaper than match.any: 2.44 against 1.39 ms for a u32 sort at 2^26 on
+// the H200). Per bit: test it into a predicate, ballot on the predicate, and
+// invert the ballot where my bit is clear, so `peers` keeps the lanes that
+// agree on every bit. Written in PTX because the C++ form
+// (`set ? voters : ~voters` on `(digit >> b) & 1`) compiled to a shift, an
+// and, a compare, a select and a three-input op per bit around each VOTE:
+// about 2 instructions a bit more, 16 a key; the whole pass executed 1.5x
+// CUB's instructions and took 1.70 ms against 1.39 ms with this form.
 template <int BITS> __device__ __forceinline__ unsigned match_digit(unsigned digit) {
   unsigned peers = ~0u;
 #pragma unroll
   for (int b = 0; b < BITS; ++b) {
-    const bool set = (digit >> b) & 1u;
-    const unsigned voters = __ballot_sync(~0u, set);
-    peers &= set ? voters : ~voters;
+    unsigned agree;
+    asm("{\n\t.reg .pred set;\n\t"
+        "and.b32 %0, %1, %2;\n\t"
+        "setp.ne.u32 set, %0, 0;\n\t"
+        "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t"
+        "@!set not.b32 %0, %0;\n\t}"
+        : "=r"(agree)
+        : "r"(digit), "r"(1u << b));
+    peers &= agree;
   }
   return peers;
 }
 
-// Exclusive sum of one value per thread over the block. `warp_sums` holds
-// THREADS / 32 values; the caller syncs before it is reused.
+// Exclusive sum of one value per thread over the block, and the block's
+// total. `warp_sums` holds THREADS / 32 values; the caller syncs before it is
+// reused.
 template <int THREADS, class V>
-__device__ __forceinline__ V block_exclusive_sum(V v, V* warp_sums) {
+__device__ __forceinline__ V block_exclusive_sum(V v, V* warp_sums, V& total) {
   static_assert(THREADS % 32 == 0 && THREADS <= 1024, "whole warps, at most 32");
+  constexpr unsigned warps = THREADS / 32;
   const unsigned lane = lane_id(), warp = threadIdx.x / 32;
   V x = v;
 #pragma unroll
@@ -63,9 +78,20 @@ __device__ __forceinline__ V block_exclusive_sum(V v, V* warp_sums) {
   // on one shared load per earlier warp (up to 15), and no extra registers
   // (an unrolled predicated loop made ptxas spill the u32-pair pass)
   V before = lane < warp ? warp_sums[lane] : V(0);
+  V all = lane < warps ? warp_sums[lane] : V(0);
 #pragma unroll
-  for (int o = 16; o > 0; o /= 2) before += __shfl_xor_sync(~0u, before, o);
+  for (int o = 16; o > 0; o /= 2) {
+    before += __shfl_xor_sync(~0u, before, o);
+    all += __shfl_xor_sync(~0u, all, o);
+  }
+  total = all;
   return before + x - v;
+}
+
+// The same without the total (its reduction is dead code then).
+template <int THREADS, class V> __device__ __forceinline__ V block_exclusive_sum(V v, V* warp_sums) {
+  V total;
+  return block_exclusive_sum<THREADS>(v, warp_sums, total);
 }
 
 template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {

@@ -49,6 +49,11 @@ template <class K> struct digit_map {
   bits flip = 0;       // all ones when descending
   unsigned shift = 0;  // lowest bit of the digit in the ordered bits
   unsigned mask = 0;   // the digit's width, as a mask
+  // What the xors between carried bits and ordered bits (an integer's
+  // twiddle, the flip of descending order) do to this digit's field: the
+  // field of (c ^ x) is field(c) ^ field(x), so of_carried() is a shift and
+  // one three-input op (and, xor) instead of xor, shift, and.
+  unsigned carried_xor = 0;
 
   // Digit `pass` (radix_bits wide) of the order `ord`.
   GPUSORT_HD static digit_map of(const key_order<K>& ord, int radix_bits, int pass) {
@@ -58,6 +63,7 @@ template <class K> struct digit_map {
     d.flip = ord.flip;
     d.shift = ord.shift + unsigned(lo);
     d.mask = (1u << width) - 1;
+    d.carried_xor = unsigned(carried_to_ordered(ord) >> d.shift) & d.mask;
     return d;
   }
 
@@ -88,14 +94,17 @@ template <class K> struct digit_map {
     if constexpr (traits::is_float) return traits::untwiddle(c);
     else return c;
   }
-  GPUSORT_HD unsigned of_carried(bits c) const {
-    if constexpr (traits::is_float) {
-      if (c == key_order<K>::minus_zero) c = key_order<K>::plus_zero;
-      return from_ordered(bits(c ^ flip));
-    } else {
-      return (*this)(c);
-    }
+  // -0.0 takes the place of +0.0 (carried floats; identity otherwise).
+  GPUSORT_HD static bits fold(bits c) {
+    if constexpr (traits::is_float) return c == key_order<K>::minus_zero ? key_order<K>::plus_zero : c;
+    else return c;
   }
+  // The xor that turns folded carried bits into the order's ordered bits.
+  GPUSORT_HD static bits carried_to_ordered(const key_order<K>& ord) {
+    if constexpr (traits::is_float) return ord.flip;
+    else return bits(traits::twiddle(bits(0)) ^ ord.flip);
+  }
+  GPUSORT_HD unsigned of_carried(bits c) const { return (unsigned(fold(c) >> shift) & mask) ^ carried_xor; }
 };
 
 // Raw bits of a key that ranks last in every digit: pads partial tiles, so

@@ -4,7 +4,9 @@
 // the order's bits [begin_bit, end_bit): ceil((end - begin) / 8) passes.
 //
 //   n <= small::tile   one block sorts everything in shared memory, one launch
-//                      (256 threads up to half that tile, else 512)
+//                      (4-byte keys alone: small_sort.cuh's counter sort, 128,
+//                      256 or 256 x 16 threads x items by n; others: 256
+//                      threads up to half that tile, else 512)
 //   otherwise          1. memset: histograms, tile counters, first look-back table
 //                      2. histogram of every pass in one read + scan + plan
 //                         (one launch for n <= fused_max, else two)
@@ -106,6 +108,20 @@ template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
   const int passes = radix::pass_count(p.ord, T::radix_bits);
 
   // small n: one block, one launch
+  if constexpr (T::small_counters) {
+    if (p.n <= std::size_t(T::small_counter_quarter::tile)) {
+      radix::small_sort<typename T::small_counter_quarter>(p, "radix onesweep small sort");
+      return;
+    }
+    if (p.n <= std::size_t(T::small_counter_half::tile)) {
+      radix::small_sort<typename T::small_counter_half>(p, "radix onesweep small sort");
+      return;
+    }
+    if (p.n <= std::size_t(T::small_counter::tile)) {
+      radix::small_sort<typename T::small_counter>(p, "radix onesweep small sort");
+      return;
+    }
+  }
   if (p.n <= std::size_t(T::small_half::tile)) {
     radix::block_sort<typename T::small_half>(p, p.keys_in, p.keys_out, p.vals_in, p.vals_out, passes, 1,
                                               "radix onesweep small sort");

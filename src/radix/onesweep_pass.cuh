@@ -10,10 +10,10 @@
 //   look-back  decoupled look-back (Merrill & Garland 2016) per digit: walk
 //              back over earlier tiles, adding aggregates, until an
 //              inclusive prefix; publish this tile's inclusive prefix
-//   scatter    keys go to shared memory in rank order, then each thread
-//              stores slots tid, tid + threads, ...: consecutive threads
-//              write consecutive addresses of one digit's run (coalesced);
-//              values take a second trip through shared memory
+//   scatter    each key (and value) goes to shared memory the moment its
+//              rank is known; after the look-back each thread stores slots
+//              tid, tid + threads, ...: consecutive threads write
+//              consecutive addresses of one digit's run (coalesced)
 // A tile whose keys all share one digit (every full tile of sorted or
 // low-entropy input) skips the ranking: after the look-back it stores its
 // keys straight through. The launch's slot_plan (made on the device, see
@@ -54,21 +54,18 @@ template <class K, class P> struct pass_args {
   U pad;
 };
 
-// Shared memory of one block: the ranker's histograms, or the key exchange,
-// or the value exchange (one at a time), then the digits' global offsets.
-// With T::separate_exchange (key-only) the histograms follow the key
-// exchange instead of sharing it: keys are stored while ranks are made.
+// Shared memory of one block: the key exchange, the value exchange, the
+// ranker's histograms, then the digits' global offsets. Nothing aliases, so
+// keys and values are stored to the exchange while ranks are still being
+// made, and no rank is held in a register (u32 pairs: 84 KB a block).
 template <class T, class U, class P> struct pass_shared {
   using ranker = radix::block_rank<T::threads, T::items, T::radix_bits>;
   static constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
   static constexpr std::size_t keys_bytes = align16(std::size_t(T::tile) * sizeof(U));
   static constexpr std::size_t vals_bytes = is_no_value<P> ? 0 : align16(std::size_t(T::tile) * sizeof(P));
   static constexpr std::size_t rank_bytes = align16(sizeof(typename ranker::storage));
-  static constexpr std::size_t rank_at = T::separate_exchange ? keys_bytes : 0;
-  static constexpr std::size_t exchange_bytes =
-      T::separate_exchange ? keys_bytes + rank_bytes
-      : keys_bytes > vals_bytes ? (keys_bytes > rank_bytes ? keys_bytes : rank_bytes)
-                                : (vals_bytes > rank_bytes ? vals_bytes : rank_bytes);
+  static constexpr std::size_t rank_at = keys_bytes + vals_bytes;
+  static constexpr std::size_t exchange_bytes = keys_bytes + vals_bytes + rank_bytes;
   static constexpr std::size_t bytes = exchange_bytes + sizeof(unsigned long long) * T::bins + 16;
 
   typename ranker::storage* rank;
@@ -79,7 +76,8 @@ template <class T, class U, class P> struct pass_shared {
 
   __device__ static pass_shared carve(void* smem) {
     auto* b = static_cast<std::uint8_t*>(smem);
-    return {reinterpret_cast<typename ranker::storage*>(b + rank_at), reinterpret_cast<U*>(b), reinterpret_cast<P*>(b),
+    return {reinterpret_cast<typename ranker::storage*>(b + rank_at), reinterpret_cast<U*>(b),
+            reinterpret_cast<P*>(b + keys_bytes),
             reinterpret_cast<unsigned long long*>(b + exchange_bytes),
             reinterpret_cast<unsigned*>(b + exchange_bytes + sizeof(unsigned long long) * T::bins)};
   }
@@ -165,25 +163,31 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   const std::size_t first = a.portion_start + std::size_t(tile) * T::tile;  // global index of slot 0
 
   // load, in carried form (digit_map::carry: the twiddle once per key, not
-  // once per digit extraction; identity for unsigned keys)
+  // once per digit extraction; identity for unsigned keys). Values are
+  // loaded with the keys, so their latency hides under the ranking: they
+  // take the registers a rank array would (u32 pairs: 2.13 ms at 2^26 when
+  // values were loaded after the key scatter and exchanged by held ranks)
   using dmap = radix::digit_map<K>;
   U key[I];
+  P val[pairs ? I : 1];
 #pragma unroll
   for (int i = 0; i < I; ++i) {
     const unsigned slot = ranker::slot(i);
     key[i] = dmap::carry(full || slot < valid ? src[first + slot] : a.pad);
+    if constexpr (pairs) {
+      if (full || slot < valid) val[i] = vsrc[first + slot];
+    }
   }
 
-  // rank, publishing the counts first; key-only passes store each key to
-  // the exchange as soon as it is ranked (separate_exchange)
-  static_assert(!(pairs && T::separate_exchange), "values are exchanged by the ranks: pairs keep them");
-  unsigned ranks[T::separate_exchange ? 1 : I], counts[BPT], starts[BPT];
+  // rank, publishing the counts first; each key and value is stored to the
+  // exchange as soon as it is ranked
+  unsigned counts[BPT], starts[BPT];
   unsigned* row = a.lookback + std::size_t(tile) * T::bins;
   const bool ranked = ranker::rank_each(
       *s.rank, [&](int i) { return a.digit.of_carried(key[i]); },
       [&](int i, unsigned r) {
-        if constexpr (T::separate_exchange) s.keys[r] = key[i];
-        else ranks[i] = r;
+        s.keys[r] = key[i];
+        if constexpr (pairs) s.vals[r] = val[i];
       },
       counts, starts,
       [&](const unsigned(&c)[BPT]) {
@@ -210,31 +214,26 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
       const unsigned slot = ranker::slot(i);
       if (full || slot < valid) {
         dst[out + slot] = dmap::uncarry(key[i]);
-        if constexpr (pairs) vdst[out + slot] = vsrc[first + slot];
+        if constexpr (pairs) vdst[out + slot] = val[i];
       }
     }
     return;
   }
 
-  if constexpr (!T::separate_exchange) {
-    __syncthreads();  // every rank is known: the exchange may overwrite the histograms
-#pragma unroll
-    for (int i = 0; i < I; ++i) s.keys[ranks[i]] = key[i];
-  }
   look_back<T>(a, tile, last, counts, starts, s.global);  // look-back
   __syncthreads();
 
-  // scatter: slot i of the sorted tile goes to global[digit] + i. Full tiles
-  // (all but one per portion) take an unguarded copy of the loop: with the
-  // guard inside, every key paid a BSSY/branch/BSYNC and a recomputed
-  // shared base (about 20 instructions a key; 11 without)
-  unsigned digits[pairs ? I : 1];
+  // scatter: slot i of the sorted tile (and its value) goes to
+  // global[digit] + i. Full tiles (all but one per portion) take an
+  // unguarded copy of the loop: with the guard inside, every key paid a
+  // BSSY/branch/BSYNC and a recomputed shared base (about 20 instructions a
+  // key; 11 without)
   auto scatter = [&](int u) {
     const unsigned i = threadIdx.x + unsigned(u) * T::threads;
     const U k = s.keys[i];
-    const unsigned d = a.digit.of_carried(k);
-    dst[s.global[d] + i] = dmap::uncarry(k);
-    if constexpr (pairs) digits[u] = d;
+    const unsigned long long at = s.global[a.digit.of_carried(k)] + i;
+    dst[at] = dmap::uncarry(k);
+    if constexpr (pairs) vdst[at] = s.vals[i];
   };
   if (full) {
 #pragma unroll
@@ -243,29 +242,6 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
 #pragma unroll
     for (int u = 0; u < I; ++u)
       if (threadIdx.x + unsigned(u) * T::threads < valid) scatter(u);
-  }
-  if constexpr (pairs) {
-    __syncthreads();  // the keys are out: the values reuse the exchange
-#pragma unroll
-    for (int i = 0; i < I; ++i) {
-      const unsigned slot = ranker::slot(i);
-      P v{};
-      if (full || slot < valid) v = vsrc[first + slot];
-      s.vals[ranks[i]] = v;
-    }
-    __syncthreads();
-    auto scatter_value = [&](int u) {
-      const unsigned i = threadIdx.x + unsigned(u) * T::threads;
-      vdst[s.global[digits[u]] + i] = s.vals[i];
-    };
-    if (full) {
-#pragma unroll
-      for (int u = 0; u < I; ++u) scatter_value(u);
-    } else {
-#pragma unroll
-      for (int u = 0; u < I; ++u)
-        if (threadIdx.x + unsigned(u) * T::threads < valid) scatter_value(u);
-    }
   }
 }
 

@@ -1,11 +1,16 @@
 // radix_onesweep's one tuning struct, read by kernels and host alike.
-// Sizes follow CUB's sm_90 onesweep policy (tuning_radix_sort.cuh): 384
+// Sizes start from CUB's sm_90 onesweep policy (tuning_radix_sort.cuh): 384
 // threads and 8-bit digits; 20 items for 4-byte keys, 15 for 8-byte keys,
-// 23 for 4-byte pairs, 12 for 8-byte pairs, fewer for 16-byte values.
+// 12 for 8-byte pairs, fewer for 16-byte values. 4-byte pairs use 20 (CUB:
+// 23): values are held in registers from the load until they are ranked,
+// and 23 spilled at the 80-register cap (H200, u32+u32 at 2^26: 18 items
+// 2.08 ms, 20 1.99, 21 2.09, 22 2.20, 23 2.05; 3 blocks of 12-19 items or
+// 512 x 15-16 were slower).
 #pragma once
 
 #include "core/payload.cuh"
 #include "radix/block_sort.cuh"
+#include "radix/small_sort.cuh"
 
 #include <cstddef>
 
@@ -22,19 +27,16 @@ template <class U, class P> struct tuning {
   static constexpr int max_passes = (key_bytes * 8 + radix_bits - 1) / radix_bits;
   static constexpr int threads = 384;
   static constexpr int items = value_bytes == 0 ? (key_bytes <= 4 ? 20 : 15)
-                               : dominant <= 4  ? 23
+                               : dominant <= 4  ? 20
                                : dominant <= 8  ? (key_bytes == 8 && value_bytes == 8 ? 12 : 15)
                                                 : 7;
   static constexpr int tile = threads * items;
-  // Key-only passes: the key exchange gets its own shared memory (not the
-  // ranker's histograms), so each key is stored to it as soon as it is
-  // ranked and the 20-25 ranks are never held in registers.
-  static constexpr bool separate_exchange = value_bytes == 0;
   // Blocks per SM the registers must allow: 3 x 384 threads (<= 56
-  // registers) for 4-byte keys alone (possible once the ranks are not held:
-  // 80 -> 56 registers with no spills, checked with -Xptxas -v), else
-  // 2 x 384 (<= 80 registers). Shared memory: 3 x 45 KB for u32 keys.
-  static constexpr int min_blocks = separate_exchange && key_bytes <= 4 ? 3 : 2;
+  // registers) for 4-byte keys alone (possible because no rank is held: each
+  // key is stored to the exchange as soon as it is ranked), else 2 x 384
+  // (<= 80 registers). Shared memory: 3 x 45 KB for u32 keys, 2 x 84 KB for
+  // u32 pairs.
+  static constexpr int min_blocks = value_bytes == 0 && key_bytes <= 4 ? 3 : 2;
   // Each onesweep launch covers one portion of at most 2^28 keys (a whole
   // number of tiles): look-back counts then fit their 30-bit field.
   static constexpr std::size_t portion = ((std::size_t(1) << 28) / tile) * tile;
@@ -51,6 +53,15 @@ template <class U, class P> struct tuning {
   // of every warp serially, so 8 warps beat 16 (H200, u32: n = 1024 in
   // 13.3 us instead of 17.9; 2048 in 13.8 instead of 18.1)
   using small_half = radix::block_sort_config<256, small_items, radix_bits, U, P>;
+  // 4-byte keys alone: the single-block counter sort (small_sort.cuh), at
+  // most 5-bit digits (7 passes for 32 random bits). H200, u32, back-to-back
+  // launches (empty launch 3.2-4.4 us): n = 4096 11.2 us (512x8 above 11.6,
+  // CUB 11.2); 2048 8.3 (256x8 above 8.5, CUB 10.4); 1024 6.1 (8.0, CUB 10.0).
+  static constexpr bool small_counters = value_bytes == 0 && key_bytes == 4;
+  using small_counter = radix::small_sort_config<256, 16, 5, U, P>;
+  using small_counter_half = radix::small_sort_config<256, 8, 5, U, P>;
+  using small_counter_quarter = radix::small_sort_config<128, 8, 5, U, P, true>;
+  static_assert(!small_counters || small_counter::tile == small::tile, "the same small-n bound");
   // few tiles: one block computes the histograms and the scan in one launch
   static constexpr std::size_t fused_max = std::size_t(1) << 15;
 };

@@ -3,8 +3,9 @@
 // with radix sort, 3. merge the sorted tiles).
 //   1+2  block_sort.cuh: one block per tile, LSD radix sort of 8-bit digits
 //        in shared memory (several bits per pass, warp multi-split ranking)
-//   3    tile_merge.cuh: log2(tiles) levels of pairwise merge-path merges,
-//        ping-ponging between the output and a scratch buffer
+//   3    tile_merge.cuh: log2(tiles) levels of pairwise merge-path merges
+//        (the merge family's passes), ping-ponging between the output and
+//        a scratch buffer
 // The tile sort writes to whichever buffer makes the last merge land in the
 // output, so nothing is copied at the end. Stable (stable tile sort, stable
 // merges). Keys and pairs, every key type, any order and bit range.
@@ -27,12 +28,14 @@ template <class U, class P> struct tuning {
   static constexpr int radix_bits = 8;
   using sort = radix::block_sort_config<threads, items, radix_bits, U, P>;
   using merge = radix::merge_config<U, P>;
+  // A merge tile must not straddle two runs (tile_merge.cuh).
+  static_assert((2 * sort::tile) % merge::tile == 0, "merge tiles must divide a pair of sorted tiles");
 };
 
 template <class K, class P> struct buffers {
   K* keys_alt;
   P* vals_alt;
-  std::size_t* parts;
+  std::size_t* splits;
 };
 
 template <class K, class P> buffers<K, P> carve(temp_layout& t, const sort_problem<K, P>& p) {
@@ -41,7 +44,7 @@ template <class K, class P> buffers<K, P> carve(temp_layout& t, const sort_probl
   if (p.n <= std::size_t(T::sort::tile)) return b;  // one tile: no merge
   b.keys_alt = t.take<K>(p.n);
   b.vals_alt = is_no_value<P> ? nullptr : t.take<P>(p.n);
-  b.parts = t.take<std::size_t>(radix::merge_parts(p.n, T::sort::tile, T::merge::chunk));
+  b.splits = t.take<std::size_t>(T::merge::splits(p.n));
   return b;
 }
 
@@ -67,9 +70,11 @@ template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
   int at = levels % 2;
   radix::block_sort<typename T::sort>(p, p.keys_in, kbuf[at], p.vals_in, vbuf[at], passes, grid_for(tiles, 1),
                                       "radix tile sort");
-  std::size_t run = T::sort::tile;
-  for (int level = 0; level < levels; ++level, run *= 2, at ^= 1)
-    radix::merge_level<typename T::merge>(p, kbuf[at], kbuf[at ^ 1], vbuf[at], vbuf[at ^ 1], run, b.parts);
+  with_order(p.ord, [&](const auto& ord) {
+    std::size_t run = T::sort::tile;
+    for (int level = 0; level < levels; ++level, run *= 2, at ^= 1)
+      radix::merge_level<typename T::merge>(p, ord, kbuf[at], kbuf[at ^ 1], vbuf[at], vbuf[at ^ 1], run, b.splits);
+  });
 }
 
 }  // namespace gpusort::detail::radix_tile

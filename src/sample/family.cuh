@@ -116,7 +116,7 @@ void split_level(const sort_problem<K, P>& p, const Ord& ord, const plan<K, P>& 
   ctx.check_launch("sample pack");
   // sort: about one block per run; the kernel reads the run count itself
   const std::size_t runs_guess = 2 * ((lv.keys + Tune::tile - 1) / Tune::tile) + segs;
-  merge::segment_sort_kernel<Tune::threads, Tune::items, Tune::sort_blocks><<<grid_for(runs_guess, 1), Tune::threads, 0, p.stream>>>(
+  merge::segment_sort_kernel<Tune::threads, Tune::items, Tune::segment_blocks><<<grid_for(runs_guess, 1), Tune::threads, 0, p.stream>>>(
       io.kout, p.keys_out, io.vout, p.vals_out, run_list{pl.counters, pl.runs}, ord);
   ctx.check_launch("sample bucket sort");
 }

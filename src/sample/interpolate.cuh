@@ -8,7 +8,9 @@
 //   minmax    every tile of the level: rank min / max of its keys, folded
 //             into its segment's range with global atomics (u64 ranks)
 //   splitters one block per segment: rank r_j = lo + (hi - lo)(j + 1)/256,
-//             turned back into carried bits of that rank (from_rank)
+//             turned back into carried bits of that rank (the order's
+//             from_rank, key_traits.hpp), made monotone after the -0.0
+//             fold of float orders
 // Costs one extra read of the keys per level. Skewed keys can need more
 // levels than sampled pivots: each level narrows a bucket's rank range by
 // 256, so 64-bit keys may reach tuning::max_levels and the fallback.
@@ -19,22 +21,8 @@
 #include "sample/tuning.cuh"
 
 #include <cstddef>
-#include <cstdint>
 
 namespace gpusort::detail::sample {
-
-// Carried bits whose rank is r (r within the order's rank range). The -0.0
-// fold of float orders can move one such value to the neighbouring rank;
-// the splitter kernel restores monotone order after.
-template <class K>
-__device__ __forceinline__ typename key_order<K>::bits from_rank(const key_order<K>& o, std::uint64_t r) {
-  using U = typename key_order<K>::bits;
-  return U(U(U(r) << o.shift) ^ o.flip);
-}
-template <class K>
-__device__ __forceinline__ typename full_order<K>::bits from_rank(const full_order<K>&, std::uint64_t r) {
-  return typename full_order<K>::bits(r);
-}
 
 __device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
   for (int o = 16; o > 0; o >>= 1) x = min(x, __shfl_xor_sync(0xFFFFFFFFu, x, o));
@@ -90,7 +78,7 @@ interpolate_splitters_kernel(std::size_t segs, Ord ord, rank_range ranges, typen
     const unsigned long long lo = ranges.lo[seg], width = ranges.hi[seg] - lo;
     const unsigned long long q = width / (S + 1), rem = width % (S + 1);  // floor(width (j+1) / 256), no overflow
     for (int j = threadIdx.x; j < S; j += tuning::sample_threads)
-      s[j] = from_rank(ord, lo + q * (j + 1) + rem * (j + 1) / (S + 1));
+      s[j] = ord.from_rank(lo + q * (j + 1) + rem * (j + 1) / (S + 1));
     __syncthreads();
     if (threadIdx.x == 0)
       for (int j = 1; j < S; ++j)

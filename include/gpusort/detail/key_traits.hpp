@@ -131,6 +131,12 @@ template <class K> struct key_order {
     }
     return bits(bits(bits(b ^ flip) >> shift) & mask);
   }
+  // rank's inverse: carried bits whose rank is r, for r within the rank
+  // range (sample sort's interpolated pivots). Bits outside [begin_bit,
+  // end_bit) take no part in the order and come out as the flip's. The
+  // -0.0 fold of float orders can move one such value to the neighbouring
+  // rank.
+  GPUSORT_HD bits from_rank(std::uint64_t r) const { return bits(bits(bits(r) << shift) ^ flip); }
   GPUSORT_HD bool less(bits a, bits b) const { return rank(a) < rank(b); }
   // A key_order is itself the strict-weak-order functor on twiddled bits.
   GPUSORT_HD bool operator()(bits a, bits b) const { return less(a, b); }
@@ -143,6 +149,9 @@ template <class K> struct key_order {
   GPUSORT_HD K decode(bits b) const { return traits::from_bits(b); }
   // Whether every bit takes part (then full_order compares faster).
   GPUSORT_HD bool full_range() const { return shift == 0 && mask == bits(~bits(0)); }
+  // Whether encode(k) is k's own bits: the twiddle is the identity only for
+  // unsigned keys (tile loads then skip the encoding pass).
+  GPUSORT_HD bool encodes_as_is() const { return traits::kind == key_kind::unsigned_int; }
 };
 
 // The same order as a key_order whose bit range is the whole key, carried
@@ -169,9 +178,13 @@ template <class K> struct full_order {
     }
     return c;
   }
+  // rank's inverse (as key_order::from_rank): the rank is the carried bits.
+  GPUSORT_HD bits from_rank(std::uint64_t r) const { return bits(r); }
   GPUSORT_HD bool less(bits a, bits b) const { return rank(a) < rank(b); }
   GPUSORT_HD bool operator()(bits a, bits b) const { return less(a, b); }
   GPUSORT_HD bits pad() const { return bits(~bits(0)); }
+  // Whether encode(k) is k's own bits: unsigned keys, ascending.
+  GPUSORT_HD bool encodes_as_is() const { return traits::kind == key_kind::unsigned_int && flip == 0; }
 };
 
 }  // namespace gpusort::detail
