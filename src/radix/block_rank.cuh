@@ -139,7 +139,9 @@ template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {
     const unsigned lane = lane_id(), warp = threadIdx.x / 32;
     unsigned* hist = s.warp_hist[warp];
     // count
-    for (int b = int(lane); b < bins; b += 32) hist[b] = 0;
+#pragma unroll
+    for (int b = 0; b < bins; b += 32)
+      if (bins % 32 == 0 || b + int(lane) < bins) hist[b + int(lane)] = 0;
     __syncwarp();
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) atomicAdd(&hist[digit_of(i)], 1u);

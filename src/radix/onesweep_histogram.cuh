@@ -34,7 +34,9 @@ template <class K, int MAX_PASSES> struct pass_digits {
   int passes;
 };
 
-// Shared counters of one block: [pass][digit].
+// Shared counters of one block: [pass][digit]. Chunks of threads x I keys,
+// strided over [begin, end); whole chunks load with no guard (a guard per
+// item made ptxas keep a predicate per item, as in the pass kernel's load).
 template <class T, class K>
 __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits* keys, std::size_t begin,
                                              std::size_t end, std::size_t stride,
@@ -42,20 +44,26 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
                                              int threads) {
   using U = typename key_traits<K>::bits;
   constexpr int I = T::hist_items;
+  auto count = [&](U key) {
+    const U t = d.pass[0].ordered(key);
+#pragma unroll
+    for (int p = 0; p < T::max_passes; ++p)
+      if (p < d.passes) atomicAdd(&counts[p * T::bins + d.pass[p].from_ordered(t)], 1u);
+  };
+  const std::size_t chunk = std::size_t(I) * threads;
   for (std::size_t at = begin; at < end; at += stride) {
-    U k[I];
+    const U* from = keys + at + threadIdx.x;
+    if (end - at >= chunk) {
+      U k[I];
 #pragma unroll
-    for (int i = 0; i < I; ++i) {
-      const std::size_t j = at + std::size_t(i) * threads + threadIdx.x;
-      if (j < end) k[i] = keys[j];
-    }
+      for (int i = 0; i < I; ++i) k[i] = from[std::size_t(i) * threads];
 #pragma unroll
-    for (int i = 0; i < I; ++i) {
-      if (at + std::size_t(i) * threads + threadIdx.x >= end) continue;
-      const U t = d.pass[0].ordered(k[i]);
+      for (int i = 0; i < I; ++i) count(k[i]);
+    } else {
+      const unsigned left = unsigned(end - at);
 #pragma unroll
-      for (int p = 0; p < T::max_passes; ++p)
-        if (p < d.passes) atomicAdd(&counts[p * T::bins + d.pass[p].from_ordered(t)], 1u);
+      for (int i = 0; i < I; ++i)
+        if (unsigned(i * threads) + threadIdx.x < left) count(from[std::size_t(i) * threads]);
     }
   }
 }

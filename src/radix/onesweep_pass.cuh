@@ -167,15 +167,28 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   // loaded with the keys, so their latency hides under the ranking: they
   // take the registers a rank array would (u32 pairs: 2.13 ms at 2^26 when
   // values were loaded after the key scatter and exchanged by held ranks)
+  // Full tiles take an unguarded copy of the loop: with the guard inside,
+  // ptxas kept a predicate per item and shuffled them through registers
+  // (P2R, ISETP, PLOP3: about 10 instructions a key around the loads)
   using dmap = radix::digit_map<K>;
   U key[I];
   P val[pairs ? I : 1];
+  const U* tile_keys = src + first;
+  const P* tile_vals = pairs ? vsrc + first : vsrc;
+  if (full) {
 #pragma unroll
-  for (int i = 0; i < I; ++i) {
-    const unsigned slot = ranker::slot(i);
-    key[i] = dmap::carry(full || slot < valid ? src[first + slot] : a.pad);
-    if constexpr (pairs) {
-      if (full || slot < valid) val[i] = vsrc[first + slot];
+    for (int i = 0; i < I; ++i) {
+      key[i] = dmap::carry(tile_keys[ranker::slot(i)]);
+      if constexpr (pairs) val[i] = tile_vals[ranker::slot(i)];
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < I; ++i) {
+      const unsigned slot = ranker::slot(i);
+      key[i] = dmap::carry(slot < valid ? tile_keys[slot] : a.pad);
+      if constexpr (pairs) {
+        if (slot < valid) val[i] = tile_vals[slot];
+      }
     }
   }
 

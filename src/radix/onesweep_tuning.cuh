@@ -1,11 +1,10 @@
 // radix_onesweep's one tuning struct, read by kernels and host alike.
-// Sizes start from CUB's sm_90 onesweep policy (tuning_radix_sort.cuh): 384
+// Sizes follow CUB's sm_90 onesweep policy (tuning_radix_sort.cuh): 384
 // threads and 8-bit digits; 20 items for 4-byte keys, 15 for 8-byte keys,
-// 12 for 8-byte pairs, fewer for 16-byte values. 4-byte pairs use 20 (CUB:
-// 23): values are held in registers from the load until they are ranked,
-// and 23 spilled at the 80-register cap (H200, u32+u32 at 2^26: 18 items
-// 2.08 ms, 20 1.99, 21 2.09, 22 2.20, 23 2.05; 3 blocks of 12-19 items or
-// 512 x 15-16 were slower).
+// 23 for 4-byte pairs, 12 for 8-byte pairs, fewer for 16-byte values.
+// 4-byte pairs hold their values in registers from the load until they are
+// ranked; 23 items fit the 80-register cap without spills once full tiles
+// load unguarded (docs/perf/radix.md, round 4).
 #pragma once
 
 #include "core/payload.cuh"
@@ -27,7 +26,7 @@ template <class U, class P> struct tuning {
   static constexpr int max_passes = (key_bytes * 8 + radix_bits - 1) / radix_bits;
   static constexpr int threads = 384;
   static constexpr int items = value_bytes == 0 ? (key_bytes <= 4 ? 20 : 15)
-                               : dominant <= 4  ? 20
+                               : dominant <= 4  ? 23
                                : dominant <= 8  ? (key_bytes == 8 && value_bytes == 8 ? 12 : 15)
                                                 : 7;
   static constexpr int tile = threads * items;
