@@ -18,16 +18,16 @@ bench=build-dev/gpusort
 cmp=radix_onesweep,cub_radix,merge_path,cub_merge,sample,quick
 case "${1:-default}" in
   default)
-    "$bench" bench --csv "$out/a_default.csv" >> "$out/bench.log" 2>> "$out/default.log" 2>&1 ;;1 ;;
+    "$bench" bench --csv "$out/a_default.csv" >> "$out/bench.log" 2>&1 ;;
   extra)
     "$bench" bench --algo "$cmp" --n 2^26 \
       --dist sorted,reverse,equal,few_unique,zipf,entropy2,entropy4,organ_pipe,median3_killer,sample_killer \
-      --csv "$out/b_dists.csv" >> "$out/bench.log" 2>>> "$out/extra.log" 2>&11
-    "$bench" bench --algo "$cmp" --pairs --n 2^26 --csv "$out/c_pairs.csv" >> "$out/bench.log" 2>>> "$out/extra.log" 2>&11
-    "$bench" bench --algo cub_radix,radix_onesweep --pairs --n 2^28 --csv "$out/d_pairs28.csv" >> "$out/bench.log" 2>>> "$out/extra.log" 2>&11
-    "$bench" bench --algo "$cmp" --key f32,u64 --n 2^26,100000000 --csv "$out/e_f32_u64.csv" >> "$out/bench.log" 2>>> "$out/extra.log" 2>&11
+      --csv "$out/b_dists.csv" >> "$out/bench.log" 2>&1
+    "$bench" bench --algo "$cmp" --pairs --n 2^26 --csv "$out/c_pairs.csv" >> "$out/bench.log" 2>&1
+    "$bench" bench --algo cub_radix,radix_onesweep --pairs --n 2^28 --csv "$out/d_pairs28.csv" >> "$out/bench.log" 2>&1
+    "$bench" bench --algo "$cmp" --key f32,u64 --n 2^26,100000000 --csv "$out/e_f32_u64.csv" >> "$out/bench.log" 2>&1
     "$bench" bench --algo cub_radix,radix_onesweep,merge_path,cub_merge --key u64 --n 2^28 \
-      --csv "$out/f_u64_28.csv" >> "$out/bench.log" 2>>> "$out/extra.log" 2>&11
-    "$bench" bench --algo merge_path,cub_merge --key u32f32 --n 2^26 --csv "$out/g_struct.csv" >> "$out/bench.log" 2>>> "$out/extra.log" 2>&11 ;;
+      --csv "$out/f_u64_28.csv" >> "$out/bench.log" 2>&1
+    "$bench" bench --algo merge_path,cub_merge --key u32f32 --n 2^26 --csv "$out/g_struct.csv" >> "$out/bench.log" 2>&1 ;;
   *) echo "usage: $0 default|extra" >&2; exit 2 ;;
 esac
