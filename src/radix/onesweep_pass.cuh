@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   // once per digit extraction; identity for unsigned keys). Values are
   // loaded with the keys, so their latency hides under the ranking: they
   // take the registers a rank array would (u32 pairs: 2.13 ms at 2^26 when
-  // values were loaded after the key scatter and exchanged by held ranks)
+  // values were loaded after the key scatter and exchanged by held ranks).
   // Full tiles take an unguarded copy of the loop: with the guard inside,
   // ptxas kept a predicate per item and shuffled them through registers
   // (P2R, ISETP, PLOP3: about 10 instructions a key around the loads)
