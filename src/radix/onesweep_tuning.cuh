@@ -1,10 +1,11 @@
 // radix_onesweep's one tuning struct, read by kernels and host alike.
 // Sizes follow CUB's sm_90 onesweep policy (tuning_radix_sort.cuh): 384
 // threads and 8-bit digits; 20 items for 4-byte keys, 15 for 8-byte keys,
-// 23 for 4-byte pairs, 12 for 8-byte pairs, fewer for 16-byte values.
-// 4-byte pairs hold their values in registers from the load until they are
-// ranked; 23 items fit the 80-register cap without spills once full tiles
-// load unguarded (docs/perf/radix.md, round 4).
+// 12 for 8-byte pairs, fewer for 16-byte values. 4-byte pairs hold their
+// values in registers from the load until they are ranked; with full tiles
+// loading unguarded, up to 24 items fit the 80-register cap without spills
+// (25 spill). H200, u32 pairs at 2^28: 22 items 7.43 ms, 23 7.37, 24 7.26
+// (CUB, 23 items: 7.44; docs/perf/radix.md, round 4).
 #pragma once
 
 #include "core/payload.cuh"
@@ -26,7 +27,7 @@ template <class U, class P> struct tuning {
   static constexpr int max_passes = (key_bytes * 8 + radix_bits - 1) / radix_bits;
   static constexpr int threads = 384;
   static constexpr int items = value_bytes == 0 ? (key_bytes <= 4 ? 20 : 15)
-                               : dominant <= 4  ? 23
+                               : dominant <= 4  ? 24
                                : dominant <= 8  ? (key_bytes == 8 && value_bytes == 8 ? 12 : 15)
                                                 : 7;
   static constexpr int tile = threads * items;
