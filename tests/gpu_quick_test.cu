@@ -1,16 +1,20 @@
-// GPU suite: quicksort (sampled pivots, three-way warp partitions, not
-// stable, so outputs are checked as sorted permutations only).
-// Sizes are chosen to reach every path of src/quick/family.cuh:
+// GPU suite: quicksort (sampled pivots, multi-pivot partitions with
+// equality classes, not stable, so outputs are checked as sorted
+// permutations only). Sizes are chosen to reach every path of
+// src/quick/family.cuh:
 //   n <= one block-sort   one block sort (merge's first-stage tile: 9728 keys
 //        tile             for 4-byte keys, 5632 for 8-byte elements and
 //                         4-byte pairs: the edge sizes straddle both)
-//   one level and more    partition (its pipeline: one work item, fewer
-//                         items than blocks, several per block), schedule,
-//                         equal runs, both small lists (children in the
-//                         scratch buffer and in the output)
-//                         (4097 .. 2^21; every 2^k +- 1)
-//   host readback         the levels after ceil(log2(n / tile)) + 2 (all
-//                         sizes above a tile)
+//   one level and more    pivots, count, offsets, partition (one work item,
+//                         fewer items than blocks, several per block),
+//                         file: 2-way up to 32-way splits (the fanout grows
+//                         with n), children in both small lists (scratch
+//                         buffer and output), equal runs copied out of the
+//                         scratch buffer in 64K-key pieces (all-equal and
+//                         few-unique inputs above 65536 keys)
+//                         (4097 .. 2^24; every 2^k +- 1)
+//   host readback         the levels after levels_needed(n) + 1 (all sizes
+//                         above a tile)
 //   depth-limit fallback  unreachable with real pivots at test sizes: the
 //                         Fallback test runs the family with a depth limit
 //                         of 1 and 2 levels, so merge::sort sorts the rest

@@ -1,6 +1,7 @@
 // gpusort::algorithm::quick: GPU quicksort after Cederman & Tsigas 2008
 // ("A practical quicksort algorithm for graphics processors") and seed
-// 004's warp-ballot partition (NVIDIA's cdpAdvancedQuicksort); issue 5.
+// 004's warp-ballot partition (NVIDIA's cdpAdvancedQuicksort), with
+// multi-pivot partitions (Aumüller & Dietzfelbinger 2016); issue 5.
 // Not stable. Keys and pairs, every key type, both orders, bit ranges:
 // keys compare as carried bits under key_order / full_order, so "equal"
 // means neither is less.
@@ -11,44 +12,47 @@
 // segment (thousands of tiny grids at the deep levels) and a hard nesting
 // limit. Instead every level is a fixed number of launches whatever its
 // segment count:
-//   pivot      median of 64 hashed, stratified samples per segment,
-//              chosen on the device when the segment is filed (pivot.cuh)
-//   partition  one persistent grid over all (segment, chunk) work items:
-//              warp ballots rank, one atomicAdd per block and class
-//              reserves, < keys fill from the left of the destination,
-//              > keys from the right, == keys go to a side buffer
-//              (partition.cuh): 2 x (key + value) bytes per key and level
-//   schedule   per segment: equal run -> equal list; each child -> small
-//              list, next level's list (with its pivot) or, past the
-//              depth limit, the fallback list (schedule.cuh, queues.cuh)
-//   equal      the == runs move to their final place in the output
-//   small      children of <= one merge tile are filed in one of two
-//              lists, by the buffer they lie in (later levels never write
-//              there); after the last level merge::segment_sort_kernel
-//              sorts each list into the output (in place for the output's
-//              list), one full-grid launch per list
+//   pivots     per segment, 2 to 32 ranges: up to 31 pivots at even
+//              quantiles of 1024 hashed, stratified samples, sorted by
+//              merge's block sort (schedule.cuh, pivot.cuh); the fanout
+//              spreads the split evenly over the levels the segment needs
+//              (tuning::fanout)
+//   count      every key's class (63: 32 ranges, 31 equal to a pivot),
+//              summed per segment (partition.cuh)
+//   offsets    each segment's classes in key order
+//   partition  one grid of resident blocks over all (segment, chunk) work
+//              items: shared atomics rank the classes, one atomicAdd per
+//              block and class reserves, each class leaves as one run
+//              (partition.cuh): read 2x, write 1x per key and level
+//   file       equal runs are final; children of <= one merge tile go to a
+//              small list (by the buffer they lie in), larger ones to the
+//              next level, too deep ones to the fallback (schedule.cuh)
+//   small      after the last level merge::segment_sort_kernel sorts each
+//              small list into the output (in place for the output's
+//              list) and copies the equal runs left in the scratch buffer:
+//              one full-grid launch per list
 // The partitions ping-pong: level L reads dst(L - 1) (the input at level
 // 0) and writes dst(L) = scratch for even L, the output for odd L; finished
 // keys (equal runs, small children, fallbacks) always end in the output.
 //
-// Host syncs: none for the first ceil(log2(n / small_max)) + 2 levels
-// (tuning::quiet_levels); after each later level the host reads that
-// level's counters (24 bytes, cudaMemcpyAsync + cudaStreamSynchronize on
-// the call's stream) to stop when no segment is left. Good pivots rarely
-// leave any.
+// Host syncs: none for the first levels_needed(n) + 1 levels (about
+// log32(n / (0.8 tile)) + 1; tuning::quiet_levels); after each later level
+// the host reads that level's counters (16 bytes, cudaMemcpyAsync +
+// cudaStreamSynchronize on the call's stream) to stop when no segment is
+// left. Good pivots rarely leave any.
 //
-// Depth limit (introsort, Musser 1997): three-way partitioning makes
-// all-equal and few-unique inputs linear, and sampled pivots make sorted,
-// reverse, organ-pipe and median-of-3-killer inputs behave like uniform
-// ones, but nothing bounds the depth against an adversary who knows the
-// hash. After 2 * ceil(log2 n) + 8 levels the children still larger than
-// a tile are sorted by merge::sort, O(n log n), one call each on the
-// subrange: the total stays O(n log n).
+// Depth limit (introsort, Musser 1997): equality classes make all-equal
+// and few-unique inputs linear, and sampled pivots make sorted, reverse,
+// organ-pipe and median-of-3-killer inputs behave like uniform ones, but
+// nothing bounds the depth against an adversary who knows the hash. After
+// levels_needed(n) + 6 levels the children still larger than a tile are
+// sorted by merge::sort, O(n log n), one call each on the subrange: the
+// total stays O(n log n).
 //
-// Scratch (one temp block): a second key and value array, the side buffer
-// (shared with merge::sort's scratch, which runs only after the last
-// level), two level lists, the chunk map, the two small lists, the equal
-// and fallback lists and one counter slot per level. n <= small_max is one block sort.
+// Scratch (one temp block): a second key and value array, merge::sort's
+// scratch (used only after the last level), two level lists, the chunk
+// map, the small lists, the fallback list and one counter slot per level.
+// n <= small_max is one block sort.
 #pragma once
 
 #include "core/launch.cuh"
@@ -73,44 +77,32 @@ template <class K, class P> using tune_for = tuning<typename key_traits<K>::bits
 // The temp block's slots; the same code sizes (temp == nullptr) and carves.
 template <class Tune, class K, class P> struct plan {
   using U = typename key_traits<K>::bits;
+  using Seg = segment_of<U, Tune::pivots, Tune::classes>;
   K* kbuf = nullptr;
   P* vbuf = nullptr;
-  K* kside = nullptr;
-  P* vside = nullptr;
   void* merge_temp = nullptr;
-  queues<U> q;
-  std::size_t segment_cap = 0;
+  queues<Seg> q;
   std::size_t bytes = 0;
 
   plan(std::size_t n, void* temp) {
     temp_layout t(temp);
     if (n <= std::size_t(Tune::small_max)) return;
-    segment_cap = Tune::segment_capacity(n);
+    const std::size_t segment_cap = Tune::segment_capacity(n);
     q.max_levels = Tune::max_levels(n);
     kbuf = t.take<K>(n);
     if constexpr (!is_no_value<P>) vbuf = t.take<P>(n);
-    // side buffer during the levels, merge::sort's scratch after them
-    temp_layout side;
-    side.take<K>(n);
-    if constexpr (!is_no_value<P>) side.take<P>(n);
-    merge_temp = t.take<std::uint8_t>(
-        std::max(side.bytes(), merge::sort_temp_bytes<typename Tune::block, K, P>(n)));
-    temp_layout carve(merge_temp);
-    kside = carve.take<K>(n);
-    if constexpr (!is_no_value<P>) vside = carve.take<P>(n);
-    q.segs[0] = t.take<segment<U>>(segment_cap);
-    q.segs[1] = t.take<segment<U>>(segment_cap);
-    q.map = t.take<work<U>>(n / Tune::chunk + segment_cap + 1);
-    q.small[0] = t.take<merge::segment>(Tune::small_capacity(n, q.max_levels));
-    q.small[1] = t.take<merge::segment>(Tune::small_capacity(n, q.max_levels));
+    merge_temp = t.take<std::uint8_t>(merge::sort_temp_bytes<typename Tune::block, K, P>(n));
+    q.segs[0] = t.take<Seg>(segment_cap);
+    q.segs[1] = t.take<Seg>(segment_cap);
+    q.map = t.take<work>(n / Tune::chunk + segment_cap + 1);
+    q.small_cap = Tune::small_capacity(n, q.max_levels);
+    q.small = t.take<merge::segment>(q.small_cap);
     q.small_count = t.take<counter>(2);
-    q.equal = t.take<piece>(n / Tune::copy_piece + segment_cap + 1);
     q.fallback = t.take<range>(segment_cap);
     q.slots = t.take<level_slot>(std::size_t(q.max_levels) + 1);
     bytes = t.bytes();
   }
 };
-
 
 // Blocks of `kernel` that fit on the device at once: persistent grids.
 template <class Kernel> unsigned resident_grid(const call_context& ctx, Kernel kernel, int threads) {
@@ -124,27 +116,31 @@ template <class Kernel> unsigned resident_grid(const call_context& ctx, Kernel k
 
 template <class Tune, class K, class P, class Ord>
 void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
-  using U = typename Ord::carried;
   using Block = typename Tune::block;
   const call_context& ctx = *p.ctx;
   const std::size_t n = p.n;
   const cudaStream_t st = p.stream;
-  auto small_sort = merge::segment_sort_kernel<Block::sort_threads, Block::items, Block::sort_blocks, K, P, Ord, small_list>;
   if (n <= std::size_t(Tune::small_max)) {
-    merge::segment_sort_kernel<Block::sort_threads, Block::items, Block::sort_blocks><<<1, Block::sort_threads, 0, st>>>(
-        p.keys_in, p.keys_out, p.vals_in, p.vals_out, merge::tile_segments{n, Block::sort_tile}, ord);
+    merge::segment_sort_kernel<Tune::leaf_threads, Tune::leaf_items, Tune::leaf_blocks><<<1, Tune::leaf_threads, 0, st>>>(
+        p.keys_in, p.keys_out, p.vals_in, p.vals_out, merge::tile_segments{n, Tune::small_max}, ord);
     return ctx.check_launch("quick block sort");
   }
   plan<Tune, K, P> pl(n, temp);
-  if (pl.segment_cap >= Tune::max_segments) ctx.fail(errc::invalid_argument, "quick: n too large");
-  const queues<U>& q = pl.q;
-  auto partition = partition_kernel<Tune, K, P, Ord>;
-  auto schedule = schedule_kernel<Tune, K, Ord>;
-  auto copy_equal = copy_equal_kernel<Tune, K, P>;
+  using Seg = typename plan<Tune, K, P>::Seg;
+  if (Tune::segment_capacity(n) >= Tune::max_segments) ctx.fail(errc::invalid_argument, "quick: n too large");
+  const queues<Seg>& q = pl.q;
+  auto small_sort = merge::segment_sort_kernel<Tune::leaf_threads, Tune::leaf_items, Tune::leaf_blocks, K, P, Ord, small_list>;
+  auto pivots = pivot_kernel<Tune, K, Ord, Seg>;
+  auto count = count_kernel<Tune, K, Ord, Seg>;
+  auto offsets = offsets_kernel<Tune, Seg>;
+  auto partition = partition_kernel<Tune, K, P, Ord, Seg>;
+  auto file = file_kernel<Tune, Seg>;
+  constexpr int list_threads = 256;  // offsets and file: one thread per segment or class
+  const unsigned pivot_grid = resident_grid(ctx, pivots, Tune::schedule_threads);
+  const unsigned count_grid = resident_grid(ctx, count, Tune::threads);
   const unsigned partition_grid = resident_grid(ctx, partition, Tune::threads);
-  const unsigned schedule_grid = resident_grid(ctx, schedule, Tune::schedule_threads);
-  const unsigned copy_grid = resident_grid(ctx, copy_equal, Tune::copy_threads);
-  const unsigned small_grid = resident_grid(ctx, small_sort, Block::sort_threads);
+  const unsigned list_grid = resident_grid(ctx, file, list_threads);
+  const unsigned small_grid = resident_grid(ctx, small_sort, Tune::leaf_threads);
 
   // level L reads dst(L - 1) and writes dst(L)
   auto kdst = [&](int level) { return level % 2 ? p.keys_out : pl.kbuf; };
@@ -152,41 +148,40 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   ctx.check(cudaMemsetAsync(q.slots, 0, (std::size_t(q.max_levels) + 1) * sizeof(level_slot), st),
             "cudaMemsetAsync(quick level counters)");
   ctx.check(cudaMemsetAsync(q.small_count, 0, 2 * sizeof(counter), st), "cudaMemsetAsync(quick small counters)");
-  // pivot of the root
-  root_kernel<Tune><<<1, Tune::schedule_threads, 0, st>>>(p.keys_in, n, ord, q);
+  root_kernel<Tune><<<1, 1, 0, st>>>(n, q);
   ctx.check_launch("quick root");
   const int quiet = Tune::quiet_levels(n);
   level_slot last;
   for (int level = 0; level < q.max_levels; ++level) {
     const K* ksrc = level == 0 ? p.keys_in : kdst(level - 1);
     const P* vsrc = level == 0 ? p.vals_in : vdst(level - 1);
-    // partition
-    partition<<<partition_grid, Tune::threads, 0, st>>>(ksrc, kdst(level), vsrc, vdst(level), pl.kside, pl.vside,
-                                                         ord, q.list(level), q.map, &q.slots[level].next);
+    pivots<<<pivot_grid, Tune::schedule_threads, 0, st>>>(ksrc, ord, q, level);
+    ctx.check_launch("quick pivots");
+    const counter* items = &q.slots[level].next;
+    count<<<count_grid, Tune::threads, 0, st>>>(ksrc, ord, q.list(level), q.map, items);
+    ctx.check_launch("quick count");
+    offsets<<<list_grid, list_threads, 0, st>>>(q, level);
+    ctx.check_launch("quick offsets");
+    partition<<<partition_grid, Tune::threads, 0, st>>>(ksrc, vsrc, kdst(level), vdst(level), ord, q.list(level),
+                                                         q.map, items);
     ctx.check_launch("quick partition");
-    // schedule: equal runs, children, pivots of the next level
-    schedule<<<schedule_grid, Tune::schedule_threads, 0, st>>>(kdst(level), ord, q, level);
-    ctx.check_launch("quick schedule");
-    // equal runs are final
-    level_slot* slot = q.slots + level + 1;
-    copy_equal<<<copy_grid, Tune::copy_threads, 0, st>>>(pl.kside, p.keys_out, pl.vside, p.vals_out, q.equal,
-                                                         &slot->equal);
-    ctx.check_launch("quick equal runs");
+    file<<<list_grid, list_threads, 0, st>>>(q, level);
+    ctx.check_launch("quick file");
     if (level + 1 < quiet && level + 1 < q.max_levels) continue;
-    ctx.check(cudaMemcpyAsync(&last, slot, sizeof(level_slot), cudaMemcpyDeviceToHost, st),
+    ctx.check(cudaMemcpyAsync(&last, q.slots + level + 1, sizeof(level_slot), cudaMemcpyDeviceToHost, st),
               "cudaMemcpyAsync(quick level counters)");
     ctx.check(cudaStreamSynchronize(st), "cudaStreamSynchronize(quick level counters)");
     if ((last.next >> Tune::chunk_bits) == 0) break;
   }
-  // small children, block-sorted into the output: those in the scratch
-  // buffer (children of odd levels), then those already in the output (in
-  // place). Later levels never write their ranges, so one launch per
-  // buffer, with a full grid, does the whole run's small children.
-  small_sort<<<small_grid, Block::sort_threads, 0, st>>>(pl.kbuf, p.keys_out, pl.vbuf, p.vals_out,
-                                                    small_list{q.small[0], &q.small_count[0]}, ord);
+  // small children, block-sorted into the output, and equal runs copied
+  // there: those in the scratch buffer, then those already in the output
+  // (in place). Later levels never write their ranges, so one launch per
+  // buffer, with a full grid, does the whole run's small lists.
+  small_sort<<<small_grid, Tune::leaf_threads, 0, st>>>(pl.kbuf, p.keys_out, pl.vbuf, p.vals_out,
+                                                    small_list{q.small, q.small_cap, &q.small_count[0], false}, ord);
   ctx.check_launch("quick small segments (scratch)");
-  small_sort<<<small_grid, Block::sort_threads, 0, st>>>(p.keys_out, p.keys_out, p.vals_out, p.vals_out,
-                                                    small_list{q.small[1], &q.small_count[1]}, ord);
+  small_sort<<<small_grid, Tune::leaf_threads, 0, st>>>(p.keys_out, p.keys_out, p.vals_out, p.vals_out,
+                                                    small_list{q.small, q.small_cap, &q.small_count[1], true}, ord);
   ctx.check_launch("quick small segments (output)");
   if (last.fallback == 0) return;
   // past the depth limit: merge::sort each remaining child (they are all

@@ -1,206 +1,218 @@
-// GPU quicksort: the three-way partition of one level, in one launch.
+// GPU quicksort: one level's multi-pivot partition, in two launches.
 // After seed 004's qsort_warp (NVIDIA's cdpAdvancedQuicksort) and
-// Cederman & Tsigas 2008 phase 1, in a single pass (read once, write once).
+// Cederman & Tsigas 2008 phase 1 (warp ballots rank the keys, one atomicAdd
+// per block and class reserves their output), generalised from one pivot
+// to 31 (Aumüller & Dietzfelbinger 2016, "How to Generalize Quicksort"):
+// each level splits a segment up to 32 ways, so about log32 levels instead
+// of log2 move the keys (3 instead of 13 at 2^26). With several pivots the
+// classes' places are not known from the two ends of the segment, so each
+// level counts first:
 //
-// A persistent grid walks the level's work items (chunk map, queues.cuh):
-// block b takes items b, b + grid, b + 2 grid, ... Each item is at most
-// `chunk` keys of one segment, with that segment's pivot.
+//   count      count_kernel: every key's class, summed per block in shared
+//              memory, then one atomicAdd per class and chunk into its
+//              segment's counts (read 1x)
+//   offsets    schedule.cuh: each segment's classes laid out in key order
+//   partition  partition_kernel: rank, reserve, exchange, store (read 1x,
+//              write 1x)
 //
-// Software pipeline (the first version loaded a chunk into registers only
-// after a chain of dependent loads and waited on it, so a block had memory
-// in flight for a fraction of its time: ~1.9 TB/s of 4.8):
-//   prefetch  the work item after next is loaded into registers one whole
-//             iteration before it is needed, so no dependent chain remains
-//   fetch     the next item's keys (and values) are copied into the other
-//             shared buffer by cp.async (core/async_copy.cuh), every copy in
-//             flight, while the block ranks, reserves and stores the
-//             current one: each block keeps a chunk of loads in flight
-//   classify  each warp reads 32 x items keys of the current buffer (warp-
-//             striped, no bank conflicts) and compares each with the pivot:
-//             <, == or > under the call's order (== means neither is less:
-//             bit ranges, -0.0 == +0.0)
-//   rank      per round, three __ballot_sync masks; a key's rank in its
-//             class within the warp is the warp's running count plus
-//             __popc(mask & lanes below me), as in the seed
-//   reserve   the warps' counts are summed in shared memory and thread c
-//             does one atomicAdd for class c for the whole block (the seed
-//             does one per warp and class)
-//   stage     keys and values go back into the current buffer (every thread
-//             holds its keys in registers by then) in class order
-//             (<, ==, >), each at its warp's offset plus its rank
-//   store     the staged chunk leaves in three contiguous runs, so stores
-//             coalesce: < keys fill the destination segment from its left
-//             end, > keys from its right end (Cederman & Tsigas' two
-//             cursors), == keys go to the side buffer at the segment's
-//             begin + their cursor; scheduling (schedule.cuh) moves them to
-//             their final place in the output, where they are done.
-// The destination buffer ping-pongs between the output and one scratch
-// array (family.cuh); the side buffer only ever holds the current level.
+// Classes (tuning.cuh): 2j for keys between pivots j - 1 and j (a child
+// segment, partitioned again or block-sorted), 2j + 1 for keys equal to
+// pivot j (finished: three-way partitioning generalised, so all-equal and
+// few-unique inputs take one level). A key's class is a descent of the
+// pivots' search tree in shared memory (sample/search_tree.cuh) under the
+// call's order: "equal" means neither is less (bit ranges, -0.0 == +0.0).
+//
+// Both kernels run a grid of resident blocks over the level's work items
+// (queues.cuh): block b takes items b, b + grid, ... Each item is at most
+// `chunk` keys of one segment; the block reloads the search tree only when
+// the segment changes.
+//
+// partition_kernel, per chunk:
+//   load       keys (and values) into registers, warp-striped (coalesced),
+//              all in flight, then each key's class
+//   rank       radix::block_rank::rank_unstable on the class: each key's
+//              rank in its warp's class is the old value of one shared
+//              atomicAdd (seed 004 ranks by ballot + popc, which for 63
+//              classes takes 6 ballots a key and measured slower), and a
+//              block scan of the warps' counts gives each class's first
+//              slot in the chunk
+//   reserve    thread c does one atomicAdd on class c's cursor of the
+//              segment, as soon as the counts are known (it overlaps the
+//              scan and the ranking)
+//   exchange   keys (then values) to shared memory in class order
+//   store      consecutive threads store consecutive slots: each class
+//              leaves as one contiguous run, coalesced
+// Not stable: chunks reserve in whatever order their atomics land.
 #pragma once
 
-#include "core/async_copy.cuh"
 #include "core/payload.cuh"
 #include "quick/queues.cuh"
-
-#include <gpusort/detail/key_traits.hpp>
+#include "radix/block_rank.cuh"
+#include "sample/search_tree.cuh"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace gpusort::detail::quick {
 
-// Starts copying work item `it`'s keys and values into shared buffers
-// `sk` and `sv`, striped over the block (coalesced), all in flight.
-template <int TH, int IT, class K, class P, class B, class U>
-__device__ __forceinline__ void fetch_chunk(const K* kin, const P* vin, const work<U>& it, B* sk, P* sv) {
-  using traits = key_traits<K>;
+template <class Tune, class Ord> using class_tree = sample::splitter_tree<Ord, Tune::tree_levels>;
+
+// The class of lanes past a chunk's end: above every class.
+template <class Tune> inline constexpr unsigned pad_class = (1u << Tune::class_bits) - 1;
+
+// Loads segment `seg`'s pivots as the block's search tree unless already
+// there. Block-uniform; the caller syncs before the first descent, and had
+// synced since the last one.
+template <class Tune, class Ord, class Seg>
+__device__ __forceinline__ void use_segment(class_tree<Tune, Ord>& tree, const Ord& ord, const Seg* segs,
+                                            unsigned seg, unsigned& loaded) {
+  if (seg == loaded) return;
+  tree.load(ord, segs[seg].pivot);
+  loaded = seg;
+}
+
+// count
+template <class Tune, class K, class Ord, class Seg>
+__global__ void __launch_bounds__(Tune::threads, Tune::count_blocks)
+count_kernel(const K* keys, Ord ord, Seg* segs, const work* map, const counter* packed) {
+  using U = typename Ord::carried;
+  constexpr int TH = Tune::threads, IT = Tune::items;
+  __shared__ class_tree<Tune, Ord> tree;
+  __shared__ unsigned hist[Tune::warps][1 << Tune::class_bits];
+  const counter items = *packed & Tune::chunk_mask;
+  const unsigned lane = threadIdx.x % 32;
+  unsigned* mine = hist[threadIdx.x / 32];
+  unsigned loaded = ~0u;
+  for (counter w = blockIdx.x; w < items; w += gridDim.x) {
+    const work it = map[w];
+    U k[IT];
 #pragma unroll
-  for (int r = 0; r < IT; ++r) {
-    const int j = int(threadIdx.x) + r * TH;
-    if (j < it.size) {
-      if constexpr (async_copyable<K>) copy_async(reinterpret_cast<K*>(sk + j), kin + it.at + j);
-      else sk[j] = traits::raw(kin[it.at + j]);
-      if constexpr (!is_no_value<P>) copy_async(sv + j, vin + it.at + j);
+    for (int i = 0; i < IT; ++i) {
+      const int j = int(threadIdx.x) + i * TH;
+      k[i] = j < it.size ? ord.encode(keys[it.at + j]) : U(0);
     }
+    use_segment<Tune>(tree, ord, segs, it.seg, loaded);
+    for (int c = int(lane); c < (1 << Tune::class_bits); c += 32) mine[c] = 0;
+    __syncthreads();
+    unsigned c[IT];
+#pragma unroll
+    for (int i = 0; i < IT; ++i) {
+      const int j = int(threadIdx.x) + i * TH;
+      c[i] = j < it.size ? tree.bucket(ord, k[i]) : pad_class<Tune>;
+    }
+    // a warp whose keys all share a class adds them once (sorted and
+    // equal-heavy input would otherwise serialise on one counter)
+    const unsigned first = __shfl_sync(~0u, c[0], 0);
+    bool same = true;
+#pragma unroll
+    for (int i = 0; i < IT; ++i) same &= c[i] == first;
+    if (__all_sync(~0u, same)) {
+      if (lane == 0) atomicAdd(&mine[first], 32u * IT);
+    } else {
+#pragma unroll
+      for (int i = 0; i < IT; ++i) atomicAdd(&mine[c[i]], 1u);
+    }
+    __syncthreads();
+    if (threadIdx.x < unsigned(Tune::classes)) {
+      unsigned sum = 0;
+#pragma unroll
+      for (int x = 0; x < Tune::warps; ++x) sum += hist[x][threadIdx.x];
+      if (sum) atomicAdd(&segs[it.seg].count[threadIdx.x], counter(sum));
+    }
+    __syncthreads();
   }
 }
 
-// Starts copying a work record into shared memory (threads 0 .. 2, one
-// 8-byte word each), so no thread holds it in registers meanwhile.
-template <class U> __device__ __forceinline__ void fetch_record(const work<U>* from, work<U>* to) {
-  using word = unsigned long long;
-  constexpr unsigned words = sizeof(work<U>) / sizeof(word);
-  static_assert(sizeof(work<U>) % sizeof(word) == 0 && alignof(work<U>) >= alignof(word));
-  if (threadIdx.x < words)
-    copy_async(reinterpret_cast<word*>(to) + threadIdx.x, reinterpret_cast<const word*>(from) + threadIdx.x);
-}
-
-template <class Tune, class K, class P, class Ord>
-__global__ void __launch_bounds__(Tune::threads, Tune::min_blocks)
-partition_kernel(const K* kin, K* kout, const P* vin, P* vout, K* kside, P* vside, Ord ord,
-                 segment<typename Ord::carried>* segs, const work<typename Ord::carried>* map, const counter* packed) {
+template <class Tune, class Ord, class P> struct partition_shared {
   using U = typename Ord::carried;
-  using traits = key_traits<K>;
-  using B = typename traits::bits;  // keys as raw bits (K may not be trivial)
-  constexpr int TH = Tune::threads, IT = Tune::items, CH = Tune::chunk, W = Tune::warps;
+  using ranker = radix::block_rank<Tune::threads, Tune::items, Tune::class_bits>;
+  static_assert(ranker::bins_per_thread == 1 && Tune::chunk <= (1 << 16), "one class a thread; ranks fit 16 bits");
+
+  class_tree<Tune, Ord> tree;
+  std::size_t global[ranker::bins];  // output index of chunk slot 0 of each class's run
+  union {
+    typename ranker::storage rank;
+    struct {
+      union {
+        U keys[Tune::chunk];
+        P vals[Tune::chunk];
+      };
+      std::uint8_t classes[Tune::chunk];
+    } x;
+  };
+};
+
+// partition: every class of work item w's chunk of `kin` (and `vin`) goes
+// to its place in `kdst` (and `vdst`)
+template <class Tune, class K, class P, class Ord, class Seg>
+__global__ void __launch_bounds__(Tune::threads, Tune::partition_blocks)
+partition_kernel(const K* kin, const P* vin, K* kdst, P* vdst, Ord ord, Seg* segs, const work* map,
+                 const counter* packed) {
+  using U = typename Ord::carried;
+  using shared = partition_shared<Tune, Ord, P>;
+  using ranker = typename shared::ranker;
+  constexpr int TH = Tune::threads, IT = Tune::items;
   constexpr bool pairs = !is_no_value<P>;
-  constexpr unsigned dead = 3;  // class tag of lanes past the chunk's end
-  __shared__ B sk[2][CH];
-  __shared__ P sv[pairs ? 2 : 1][pairs ? CH : 1];
-  __shared__ unsigned warp_count[3][W];
-  __shared__ unsigned total[3];
-  __shared__ std::size_t to[3];  // destination of staged position 0, per class
-  __shared__ work<U> rec[3];     // records of items w, w + grid, w + 2 grid (a ring)
+  __shared__ shared s;
   const counter items = *packed & Tune::chunk_mask;
-  const counter stride = gridDim.x;
-  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const unsigned below = (1u << lane) - 1;
-  const int first = int(warp) * 32 * IT + int(lane);  // this thread's warp-striped slots
-
-  counter w = blockIdx.x;
-  if (w >= items) return;
-  // prologue: item w's record read, its chunk in flight into buffer 0,
-  // item w + grid's record in flight into record slot 1
-  if (threadIdx.x == 0) rec[0] = map[w];
-  __syncthreads();
-  fetch_chunk<TH, IT>(kin, vin, rec[0], sk[0], sv[0]);
-  if (w + stride < items) fetch_record(map + w + stride, &rec[1]);
-  for (int b = 0, slot = 0; w < items; w += stride, b ^= 1, slot = slot == 2 ? 0 : slot + 1) {
-    // ---- wait: item w has landed in buffer b, item w + grid's record in
-    // the next slot; buffer b ^ 1 and the slot after next are free
-    copy_async_wait();
-    __syncthreads();
-    const int slot1 = slot == 2 ? 0 : slot + 1, slot2 = slot1 == 2 ? 0 : slot1 + 1;
-    const int size = rec[slot].size;
-    const unsigned seg = rec[slot].seg;
-    const U pivot = rec[slot].pivot;
-    // ---- fetch item w + grid into buffer b ^ 1, item w + 2 grid's record
-    if (w + stride < items) fetch_chunk<TH, IT>(kin, vin, rec[slot1], sk[b ^ 1], sv[pairs ? b ^ 1 : 0]);
-    if (w + 2 * stride < items) fetch_record(map + w + 2 * stride, &rec[slot2]);
-
-    // ---- classify and rank (keys and values into registers)
-    B k[IT];
-    P v[IT];
-    // two 16-bit tags a word: class << 10 | rank in the warp's class
-    unsigned tags[(IT + 1) / 2] = {};
-    unsigned count[3] = {0, 0, 0};
+  unsigned loaded = ~0u;
+  for (counter w = blockIdx.x; w < items; w += gridDim.x) {
+    const work it = map[w];
+    const bool full = it.size == Tune::chunk;
+    // load
+    U key[IT];
+    P val[IT];
+    unsigned cr[IT];  // class | rank << 16
 #pragma unroll
-    for (int r = 0; r < IT; ++r) {
-      const int j = first + r * 32;
-      const bool live = j < size;
-      if (live) {
-        k[r] = sk[b][j];
-        if constexpr (pairs) v[r] = sv[b][j];
-      }
-      const U u = live ? ord.encode(traits::from_raw(k[r])) : pivot;
-      const bool lt = live && ord.less(u, pivot);
-      const bool gt = live && ord.less(pivot, u);
-      const unsigned m_lt = __ballot_sync(0xFFFFFFFFu, lt);
-      const unsigned m_gt = __ballot_sync(0xFFFFFFFFu, gt);
-      const unsigned m_eq = __ballot_sync(0xFFFFFFFFu, live && !lt && !gt);
-      const unsigned c = lt ? 0 : (gt ? 2 : 1);
-      const unsigned mask = lt ? m_lt : (gt ? m_gt : m_eq);
-      const unsigned base = lt ? count[0] : (gt ? count[2] : count[1]);
-      const unsigned tag = live ? c << 10 | (base + __popc(mask & below)) : dead << 10;
-      tags[r / 2] |= tag << (r % 2 * 16);
-      count[0] += __popc(m_lt);
-      count[1] += __popc(m_eq);
-      count[2] += __popc(m_gt);
+    for (int i = 0; i < IT; ++i) {
+      const int slot = int(ranker::slot(i));
+      const bool live = full || slot < it.size;
+      key[i] = live ? ord.encode(kin[it.at + slot]) : U(0);
+      if constexpr (pairs)
+        if (live) val[i] = vin[it.at + slot];
     }
-    if (lane < 3) warp_count[lane][warp] = lane == 0 ? count[0] : (lane == 1 ? count[1] : count[2]);
-    __syncthreads();  // counts published; buffer b fully read
-
-    // ---- reserve: one atomicAdd per class for the block
-    if (threadIdx.x < 3) {
-      const int c = threadIdx.x;
-      segment<U>& sg = segs[seg];
-      const std::size_t seg_begin = sg.begin, seg_size = sg.size;
-      unsigned sum = 0;
+    use_segment<Tune>(s.tree, ord, segs, it.seg, loaded);
+    __syncthreads();  // the tree is there; the last chunk's exchange has been read
 #pragma unroll
-      for (int x = 0; x < W; ++x) sum += warp_count[c][x];
-      total[c] = sum;
-      counter* cursor = c == 0 ? &sg.lt : (c == 1 ? &sg.eq : &sg.gt);
-      const std::size_t old = sum ? std::size_t(atomicAdd(cursor, counter(sum))) : 0;
-      to[c] = c == 2 ? seg_begin + seg_size - old - sum : seg_begin + old;
+    for (int i = 0; i < IT; ++i) {
+      const bool live = full || int(ranker::slot(i)) < it.size;
+      cr[i] = live ? s.tree.bucket(ord, key[i]) : pad_class<Tune>;
+    }
+    // rank, and reserve as soon as the counts are known
+    counter at = 0;
+    unsigned counts[1], starts[1];
+    counter* cursor = segs[it.seg].cursor;
+    ranker::rank_unstable(s.rank, cr, counts, starts, [&](const unsigned(&c)[1]) {
+      if (threadIdx.x < unsigned(Tune::classes) && c[0]) at = atomicAdd(cursor + threadIdx.x, counter(c[0]));
+      return false;
+    });
+    if (threadIdx.x < unsigned(ranker::bins)) s.global[threadIdx.x] = std::size_t(at) - starts[0];  // wraps; + slot is exact
+    __syncthreads();  // every rank is known: the exchange may overwrite the histograms
+    // exchange
+#pragma unroll
+    for (int i = 0; i < IT; ++i) {
+      s.x.keys[cr[i] >> 16] = key[i];
+      s.x.classes[cr[i] >> 16] = std::uint8_t(cr[i]);
     }
     __syncthreads();
-
-    // ---- stage in class order, in place in buffer b
-    // this warp's first staged position per class (scalars: an array indexed
-    // by the class would live in local memory)
-    unsigned start_lt = 0, start_eq = total[0], start_gt = total[0] + total[1];
-    for (unsigned x = 0; x < warp; ++x) {
-      start_lt += warp_count[0][x];
-      start_eq += warp_count[1][x];
-      start_gt += warp_count[2][x];
-    }
+    // store
 #pragma unroll
-    for (int r = 0; r < IT; ++r) {
-      const unsigned tag = tags[r / 2] >> (r % 2 * 16) & 0xFFFFu;
-      const unsigned c = tag >> 10;
-      if (c == dead) continue;
-      const unsigned pos = (c == 0 ? start_lt : (c == 1 ? start_eq : start_gt)) + (tag & 1023u);
-      sk[b][pos] = k[r];
-      if constexpr (pairs) sv[b][pos] = v[r];
+    for (int u = 0; u < IT; ++u) {
+      const int slot = int(threadIdx.x) + u * TH;
+      if (full || slot < it.size) kdst[s.global[s.x.classes[slot]] + slot] = ord.decode(s.x.keys[slot]);
     }
-    __syncthreads();
-
-    // ---- store: three contiguous runs
-    const unsigned n_lt = total[0], n_le = total[0] + total[1];
-    // staged position u of class c goes to to[c] + (u - class c's first
-    // staged position); the subtractions may wrap, the add undoes it
-    const std::size_t to_lt = to[0], to_eq = to[1] - n_lt, to_gt = to[2] - n_le;
-    for (int j = threadIdx.x; j < size; j += TH) {
-      const unsigned u = unsigned(j);
-      if (u >= n_lt && u < n_le) {
-        kside[to_eq + u] = traits::from_raw(sk[b][j]);
-        if constexpr (pairs) vside[to_eq + u] = sv[b][j];
-      } else {
-        const std::size_t dst = (u < n_lt ? to_lt : to_gt) + u;
-        kout[dst] = traits::from_raw(sk[b][j]);
-        if constexpr (pairs) vout[dst] = sv[b][j];
+    if constexpr (pairs) {
+      __syncthreads();  // the keys are out: the values reuse the exchange
+#pragma unroll
+      for (int i = 0; i < IT; ++i) s.x.vals[cr[i] >> 16] = val[i];
+      __syncthreads();
+#pragma unroll
+      for (int u = 0; u < IT; ++u) {
+        const int slot = int(threadIdx.x) + u * TH;
+        if (full || slot < it.size) vdst[s.global[s.x.classes[slot]] + slot] = s.x.vals[slot];
       }
     }
-    // the next iteration's barrier orders these reads before buffer b refills
+    __syncthreads();  // the next chunk ranks over the exchange and may reload the tree
   }
 }
 

@@ -2,14 +2,13 @@
 // Cederman & Tsigas use a fixed position or median of three, which sorted,
 // organ-pipe and median-of-3-killer inputs defeat).
 //
-// A group of S threads draws S keys, one per stratum of the segment
-// ([i * size / S, (i + 1) * size / S)) at a hashed offset inside it, so no
-// position is fixed and ordered inputs still give an even spread. The
-// offsets mix the segment's begin, size and level, so every segment of
-// every level draws afresh. Each thread ranks its sample against the
-// others (ties broken by index, so the ranks are a permutation) and the one
-// of rank S / 2 is the pivot: the median, one of the segment's own keys, so
-// the == class is never empty and every level makes progress.
+// A block draws S keys, one per stratum of the segment ([i * size / S,
+// (i + 1) * size / S)) at a hashed offset inside it, so no position is
+// fixed and ordered inputs still give an even spread. The offsets mix the
+// segment's begin, size and level, so every segment of every level draws
+// afresh. The sorted sample's even quantiles are the pivots (schedule.cuh).
+// Every pivot is one of the segment's own keys, so its == class is never
+// empty and every level makes progress.
 #pragma once
 
 #include <cstddef>
@@ -34,19 +33,6 @@ __device__ __forceinline__ std::size_t sample_index(std::size_t begin, std::size
   const std::uint64_t h = mix64(std::uint64_t(begin) * 0x9E3779B97F4A7C15ull ^ std::uint64_t(size) << 8 ^
                                 std::uint64_t(level) << 56 ^ std::uint64_t(i));
   return begin + lo + std::size_t(h % (hi - lo));
-}
-
-// Rank of s[i] among s[0, S) (ties by index): a permutation of 0 .. S-1.
-template <int S, class Ord, class U>
-__device__ __forceinline__ int sample_rank(const Ord& ord, const U* s, int i) {
-  const U mine = s[i];
-  int rank = 0;
-#pragma unroll 8
-  for (int j = 0; j < S; ++j) {
-    const U other = s[j];
-    rank += ord.less(other, mine) || (j < i && !ord.less(mine, other));
-  }
-  return rank;
 }
 
 }  // namespace gpusort::detail::quick

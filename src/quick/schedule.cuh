@@ -1,27 +1,32 @@
 // GPU quicksort: scheduling, i.e. the recursion step, on the device.
 // Cederman & Tsigas 2008 let the last block of a sequence (found by an
 // atomic decrement) pick the next pivots; seed 004 launches child grids by
-// dynamic parallelism. Here one launch per level does it for every
-// segment of the level, after the partition launch has finished:
+// dynamic parallelism. Here a few launches per level do it for every
+// segment of the level at once:
 //
 //   root      root_kernel: the whole input is level 0's one segment
-//   equal     the parent's == keys (side buffer) become pieces of the
-//             equal list: out[begin + lt + j] = side[begin + j]; they are
-//             final there, and copy_equal_kernel moves them
-//   children  the < part [begin, begin + lt) and the > part
-//             [begin + size - gt, begin + size) of the destination buffer:
-//               empty               nothing
-//               <= small_max keys   small list of the buffer it lies in
-//                                   (block sort, after the last level)
-//               larger              next level's list, with a pivot
-//                                   (pivot.cuh) and its work items
-//                                   (offset, size, pivot) in the chunk map
-//               larger, too deep    fallback list (merge::sort, host)
-// The scheduling block has two groups of `samples` threads: group 0 takes
-// the < child, group 1 the > child, so both pivots are chosen at once.
+//   pivots    pivot_kernel, before a level: one block per segment draws
+//             `samples` keys (pivot.cuh), sorts them with merge's block
+//             sort, and takes its fanout - 1 pivots at even quantiles
+//             (pivots past the last repeat it); it zeroes the segment's
+//             counts and writes its work items to the chunk map
+//   offsets   offsets_kernel, after the count: each segment's classes in
+//             key order, as output cursors (a warp scan per segment)
+//   file      file_kernel, after the partition: one thread per segment and
+//             class; the class's run [cursor - count, cursor) of the level's
+//             destination buffer is
+//               empty                nothing
+//               equal to a pivot     final where it is; in the scratch
+//                                    buffer, pieces of it go to the small
+//                                    list as copies
+//               a child, <= small_max  small list of the buffer it lies in
+//                                    (block sort, after the last level)
+//               a larger child       next level's list
+//               larger, too deep     fallback list (merge::sort, host)
 #pragma once
 
 #include "core/payload.cuh"
+#include "merge/block_merge_sort.cuh"
 #include "quick/pivot.cuh"
 #include "quick/queues.cuh"
 
@@ -29,105 +34,111 @@
 
 namespace gpusort::detail::quick {
 
-// Files the children [b0, b0 + s0) and [b1, b1 + s1) of `buf` for `level`
-// (the children's level). Called by all schedule_threads threads.
-template <class Tune, class K, class Ord>
-__device__ void schedule_children(const K* buf, const Ord& ord, const queues<typename Ord::carried>& q,
-                                  int level, std::size_t b0, std::size_t s0, std::size_t b1, std::size_t s1) {
+// Level 0: the whole input [0, n) as one segment.
+template <class Tune, class Seg> __global__ void root_kernel(std::size_t n, queues<Seg> q) {
+  q.slots[0].next = (counter(1) << Tune::chunk_bits) | counter((n + Tune::chunk - 1) / Tune::chunk);
+  Seg& s = q.list(0)[0];
+  s.begin = 0;
+  s.size = n;
+  s.first = 0;
+}
+
+// pivots of level `level`'s segments, which lie in `keys`
+template <class Tune, class K, class Ord, class Seg>
+__global__ void __launch_bounds__(Tune::schedule_threads)
+pivot_kernel(const K* keys, Ord ord, queues<Seg> q, int level) {
   using U = typename Ord::carried;
-  constexpr int S = Tune::samples;
-  __shared__ U sample[2][S];
-  __shared__ U pivot[2];
-  __shared__ counter placed[2];  // packed (index << chunk_bits) | first work item
-  const int g = int(threadIdx.x) / S, i = int(threadIdx.x) % S;
-  const std::size_t begin = g ? b1 : b0, size = g ? s1 : s0;
-  const bool large = size > std::size_t(Tune::small_max);
-  const bool next = large && level < q.max_levels;
-  level_slot& slot = q.slots[level];
-  if (next) sample[g][i] = ord.encode(buf[sample_index<S>(begin, size, level, i)]);
-  __syncthreads();
-  if (next && sample_rank<S>(ord, sample[g], i) == S / 2) pivot[g] = sample[g][i];
-  __syncthreads();
-  const counter chunks = (size + Tune::chunk - 1) / Tune::chunk;
-  if (i == 0 && size > 0) {
-    if (!large) {
-      // children of `level` lie in dst(level - 1): list (level - 1) % 2
-      const int b = (level + 1) % 2;
-      const counter at = atomicAdd(&q.small_count[b], counter(1));
-      q.smalls(b)[at] = merge::segment{begin, int(size), false};
-    } else if (!next) {
-      const counter at = atomicAdd(&slot.fallback, counter(1));
-      q.fallback[at] = range{begin, size};
-    } else {
-      const counter old = atomicAdd(&slot.next, (counter(1) << Tune::chunk_bits) | chunks);
-      segment<U>& s = q.list(level)[old >> Tune::chunk_bits];
-      s.begin = begin;
-      s.size = size;
-      s.lt = s.eq = s.gt = 0;
-      s.pivot = pivot[g];
-      placed[g] = old;
-    }
-  }
-  __syncthreads();
-  if (next) {
-    const counter old = placed[g];
-    const counter first = old & Tune::chunk_mask;
-    const unsigned index = unsigned(old >> Tune::chunk_bits);
-    for (counter j = counter(i); j < chunks; j += S) {
-      const std::size_t off = std::size_t(j) * Tune::chunk;
+  constexpr int S = Tune::samples, TH = Tune::schedule_threads, IT = Tune::sample_items, CH = Tune::chunk;
+  __shared__ merge::tile_storage<U, no_value, S> sorted;
+  const std::size_t segs = std::size_t(q.slots[level].next >> Tune::chunk_bits);
+  Seg* list = q.list(level);
+  const int t = int(threadIdx.x);
+  for (std::size_t p = blockIdx.x; p < segs; p += gridDim.x) {
+    Seg& sg = list[p];
+    const std::size_t begin = sg.begin, size = sg.size;
+    // sample, then sort it (merge's block sort, under the call's order)
+    U k[IT];
+    no_value v[IT];
+#pragma unroll
+    for (int r = 0; r < IT; ++r) k[r] = ord.encode(keys[sample_index<S>(begin, size, level, t * IT + r)]);
+    merge::block_merge_sort<TH, IT>(ord, k, v, S, sorted);
+    // pick: pivot j at quantile (j + 1) / fanout; the rest repeat the last
+    const int r = Tune::fanout(size);
+    for (int j = t; j < Tune::pivots; j += TH) sg.pivot[j] = sorted.keys[(j + 1 < r ? j + 1 : r - 1) * S / r];
+    for (int c = t; c < Tune::classes; c += TH) sg.count[c] = 0;
+    // work items
+    const counter first = sg.first;
+    const counter chunks = (size + CH - 1) / CH;
+    for (counter j = counter(t); j < chunks; j += TH) {
+      const std::size_t off = std::size_t(j) * CH;
       const std::size_t left = size - off;
-      const int keys = int(left < std::size_t(Tune::chunk) ? left : std::size_t(Tune::chunk));
-      q.map[first + j] = work<U>{begin + off, index, keys, pivot[g]};
+      q.map[first + j] = work{begin + off, unsigned(p), int(left < std::size_t(CH) ? left : std::size_t(CH))};
     }
+    __syncthreads();
   }
-  __syncthreads();
 }
 
-// Level 0: the whole input [0, n) of `keys` as one segment.
-template <class Tune, class K, class Ord>
-__global__ void __launch_bounds__(Tune::schedule_threads)
-root_kernel(const K* keys, std::size_t n, Ord ord, queues<typename Ord::carried> q) {
-  schedule_children<Tune>(keys, ord, q, 0, 0, 0, 0, n);
+// offsets: class c of a segment starts after classes 0 .. c - 1; one warp
+// per segment, two classes a lane, a warp scan
+template <class Tune, class Seg> __global__ void offsets_kernel(queues<Seg> q, int level) {
+  static_assert(Tune::classes <= 64, "two classes a lane");
+  const std::size_t segs = std::size_t(q.slots[level].next >> Tune::chunk_bits);
+  Seg* list = q.list(level);
+  const unsigned lane = threadIdx.x % 32;
+  const int c = 2 * int(lane);
+  for (std::size_t p = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32; p < segs;
+       p += std::size_t(gridDim.x) * blockDim.x / 32) {
+    Seg& sg = list[p];
+    const counter a = c < Tune::classes ? sg.count[c] : 0, b = c + 1 < Tune::classes ? sg.count[c + 1] : 0;
+    counter at = a + b;  // inclusive scan over the lanes
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const counter up = __shfl_up_sync(~0u, at, d);
+      if (int(lane) >= d) at += up;
+    }
+    at += sg.begin - a - b;
+    if (c < Tune::classes) sg.cursor[c] = at;
+    if (c + 1 < Tune::classes) sg.cursor[c + 1] = at + a;
+  }
 }
 
-// After level `level`'s partition: files every segment's equal run and its
-// children (which live in `buf`, the level's destination).
-template <class Tune, class K, class Ord>
-__global__ void __launch_bounds__(Tune::schedule_threads)
-schedule_kernel(const K* buf, Ord ord, queues<typename Ord::carried> q, int level) {
-  using U = typename Ord::carried;
-  constexpr int CP = Tune::copy_piece;
-  __shared__ counter piece_base;
+// file: the runs level `level` left in its destination buffer
+template <class Tune, class Seg> __global__ void file_kernel(queues<Seg> q, int level) {
+  constexpr int C = Tune::classes;
   const std::size_t parents = std::size_t(q.slots[level].next >> Tune::chunk_bits);
-  const segment<U>* segs = q.list(level);
+  const Seg* list = q.list(level);
   level_slot& slot = q.slots[level + 1];
-  for (std::size_t p = blockIdx.x; p < parents; p += gridDim.x) {
-    const segment<U>& s = segs[p];
-    if (s.eq > 0) {
-      const counter pieces = (s.eq + CP - 1) / CP;
-      if (threadIdx.x == 0) piece_base = atomicAdd(&slot.equal, pieces);
-      __syncthreads();
-      for (counter j = threadIdx.x; j < pieces; j += blockDim.x) {
-        const std::size_t off = std::size_t(j) * CP;
-        const std::size_t left = std::size_t(s.eq) - off;
-        q.equal[piece_base + j] = piece{s.begin + off, s.begin + s.lt + off, int(left < std::size_t(CP) ? left : std::size_t(CP))};
+  // level L's destination is the scratch buffer (small list 0) for even L,
+  // the output (small list 1) for odd L
+  const int b = level % 2;
+  for (std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; t < parents * C;
+       t += std::size_t(gridDim.x) * blockDim.x) {
+    const Seg& sg = list[t / C];
+    const int c = int(t % C);
+    const std::size_t size = std::size_t(sg.count[c]);
+    if (size == 0) continue;
+    const std::size_t begin = std::size_t(sg.cursor[c]) - size;
+    if (c % 2) {
+      // equal to a pivot: final, once in the output
+      if (b == 1) continue;
+      const counter pieces = (size + Tune::copy_piece - 1) / Tune::copy_piece;
+      const counter at = atomicAdd(&q.small_count[0], pieces);
+      for (counter j = 0; j < pieces; ++j) {
+        const std::size_t off = std::size_t(j) * Tune::copy_piece, left = size - off;
+        q.small_at(0, at + j) =
+            merge::segment{begin + off, int(left < std::size_t(Tune::copy_piece) ? left : Tune::copy_piece), true};
       }
-    }
-    schedule_children<Tune>(buf, ord, q, level + 1, s.begin, std::size_t(s.lt), s.begin + s.size - s.gt,
-                            std::size_t(s.gt));
-  }
-}
-
-// Moves the level's equal runs from the side buffer to the output.
-template <class Tune, class K, class P>
-__global__ void __launch_bounds__(Tune::copy_threads)
-copy_equal_kernel(const K* kside, K* kout, const P* vside, P* vout, const piece* pieces, const counter* count) {
-  const std::size_t n = std::size_t(*count);
-  for (std::size_t i = blockIdx.x; i < n; i += gridDim.x) {
-    const piece c = pieces[i];
-    for (int j = threadIdx.x; j < c.size; j += Tune::copy_threads) {
-      kout[c.to + j] = kside[c.from + j];
-      if constexpr (!is_no_value<P>) vout[c.to + j] = vside[c.from + j];
+    } else if (size <= std::size_t(Tune::small_max)) {
+      q.small_at(b, atomicAdd(&q.small_count[b], counter(1))) = merge::segment{begin, int(size), false};
+    } else if (level + 1 < q.max_levels) {
+      const counter chunks = (size + Tune::chunk - 1) / Tune::chunk;
+      const counter old = atomicAdd(&slot.next, (counter(1) << Tune::chunk_bits) | chunks);
+      Seg& child = q.list(level + 1)[old >> Tune::chunk_bits];
+      child.begin = begin;
+      child.size = size;
+      child.first = old & Tune::chunk_mask;
+    } else {
+      q.fallback[atomicAdd(&slot.fallback, counter(1))] = range{begin, size};
     }
   }
 }

@@ -128,25 +128,23 @@ template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {
     return rank_each(s, digit_of, [&](int i, unsigned r) { ranks[i] = r; }, counts, starts, on_counts);
   }
 
-  // The same, handing each rank to place(i, rank) as soon as it is known
-  // (ranks are final when made): a caller whose exchange buffer does not
-  // overlap `storage` stores key i at once and never holds the ranks (20
-  // registers fewer in onesweep's key-only passes).
-  template <class DigitOf, class Place, class OnCounts>
-  __device__ __forceinline__ static bool rank_each(storage& s, DigitOf digit_of, Place place,
-                                                   unsigned (&counts)[bins_per_thread],
-                                                   unsigned (&starts)[bins_per_thread], OnCounts on_counts) {
-    const unsigned lane = lane_id(), warp = threadIdx.x / 32;
-    unsigned* hist = s.warp_hist[warp];
-    // count
+  // This warp's histogram, zeroed (by the warp itself).
+  __device__ __forceinline__ static unsigned* warp_hist_cleared(storage& s) {
+    const unsigned lane = lane_id();
+    unsigned* hist = s.warp_hist[threadIdx.x / 32];
 #pragma unroll
     for (int b = 0; b < bins; b += 32)
       if (bins % 32 == 0 || b + int(lane) < bins) hist[b + int(lane)] = 0;
     __syncwarp();
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) atomicAdd(&hist[digit_of(i)], 1u);
-    __syncthreads();
-    // upsweep: warp offsets become exclusive, counts[u] the tile's total
+    return hist;
+  }
+
+  // upsweep: warp offsets become exclusive, counts[u] the tile's total;
+  // on_counts; scan: where each bin starts in the tile, added to the warp
+  // offsets. After a sync that follows the counting.
+  template <class OnCounts>
+  __device__ __forceinline__ static bool scan_bins(storage& s, unsigned (&counts)[bins_per_thread],
+                                                   unsigned (&starts)[bins_per_thread], OnCounts on_counts) {
 #pragma unroll
     for (int u = 0; u < bins_per_thread; ++u) {
       const int b = thread_bin(u);
@@ -178,6 +176,67 @@ template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {
         for (int w = 0; w < warps; ++w) s.warp_hist[w][b] += starts[u];
       }
     }
+    return true;
+  }
+
+  // Unstable ranking (quicksort's partition, whose classes are few): each
+  // key takes its rank in its warp's bin from the old value of one shared
+  // atomicAdd on the warp's counter, in whatever order the atomics land, so
+  // keys are counted and ranked in one step (one atomic a key, no ballots;
+  // a warp whose keys all share one bin takes one atomic for them all).
+  // packed[i] holds item i's digit in its low 16 bits; its rank in the tile
+  // is written to the high 16 bits. Otherwise as rank().
+  template <class OnCounts>
+  __device__ __forceinline__ static bool rank_unstable(storage& s, unsigned (&packed)[ITEMS],
+                                                       unsigned (&counts)[bins_per_thread],
+                                                       unsigned (&starts)[bins_per_thread], OnCounts on_counts) {
+    static_assert(THREADS * ITEMS <= (1 << 16) && bins <= (1 << 16), "ranks and digits fit 16 bits");
+    const unsigned lane = lane_id();
+    unsigned* hist = warp_hist_cleared(s);
+    // count, and each key's rank among its warp's keys of its bin
+    const unsigned first = __shfl_sync(~0u, packed[0] & 0xFFFFu, 0);
+    bool same = true;
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) same &= (packed[i] & 0xFFFFu) == first;
+    if (__all_sync(~0u, same)) {
+      // the warp's keys share one bin (sorted or equal-heavy input): one
+      // atomic, not 32 x ITEMS on one counter
+      unsigned base = 0;
+      if (lane == 0) base = atomicAdd(&hist[first], 32u * ITEMS);
+      base = __shfl_sync(~0u, base, 0);
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) packed[i] |= (base + unsigned(i) * 32 + lane) << 16;
+    } else {
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) packed[i] |= atomicAdd(&hist[packed[i] & 0xFFFFu], 1u) << 16;
+    }
+    __syncthreads();
+    if (!scan_bins(s, counts, starts, on_counts)) return false;
+    __syncthreads();
+    // rank: the warp's first slot of the bin plus the rank in the warp
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const unsigned d = packed[i] & 0xFFFFu;
+      packed[i] = d | (hist[d] + (packed[i] >> 16)) << 16;
+    }
+    return true;
+  }
+
+  // The same, handing each rank to place(i, rank) as soon as it is known
+  // (ranks are final when made): a caller whose exchange buffer does not
+  // overlap `storage` stores key i at once and never holds the ranks (20
+  // registers fewer in onesweep's key-only passes).
+  template <class DigitOf, class Place, class OnCounts>
+  __device__ __forceinline__ static bool rank_each(storage& s, DigitOf digit_of, Place place,
+                                                   unsigned (&counts)[bins_per_thread],
+                                                   unsigned (&starts)[bins_per_thread], OnCounts on_counts) {
+    const unsigned lane = lane_id();
+    unsigned* hist = warp_hist_cleared(s);
+    // count
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) atomicAdd(&hist[digit_of(i)], 1u);
+    __syncthreads();
+    if (!scan_bins(s, counts, starts, on_counts)) return false;
     __syncthreads();
     // rank: peers share a digit; the highest peer takes the group's places
 #pragma unroll

@@ -33,7 +33,7 @@ template <class Ord>
 __device__ __forceinline__ void load_tree(splitter_tree<Ord>& tree, const Ord& ord,
                                           const typename Ord::carried* splitters, unsigned seg, unsigned& loaded) {
   if (seg == loaded) return;
-  tree.load(ord, splitters, seg);
+  tree.load(ord, splitters + std::size_t(seg) * tuning::splitters);
   loaded = seg;
 }
 
