@@ -18,7 +18,7 @@ NOTES = {
     "radix_tile": "block radix sort of tiles + merge-path tile merges",
     "radix_onesweep": "onesweep LSD radix sort (Adinets & Merrill 2022)",
     "sample": "sample sort (Sintorn-Assarsson): 511 buckets incl. equality buckets, oversized buckets refined",
-    "quick": "GPU quicksort (Cederman-Tsigas): sampled pivots, three-way warp-ballot partitions, device work lists; not stable",
+    "quick": "GPU quicksort (Cederman-Tsigas), multi-pivot: up to 32-way splits around sampled pivots with equality classes, device work lists; not stable",
     "cub_radix": "peer: cub::DeviceRadixSort",
     "cub_merge": "peer: cub::DeviceMergeSort",
     "thrust": "peer: thrust::sort",

@@ -45,7 +45,7 @@ enum class algorithm {
   merge_bottom_up,  // bottom-up merge sort, one thread per merge (teaching): stable
   merge_path,       // three-stage merge sort with merge path: stable
   sample,           // sample sort (Sintorn-Assarsson bucket/merge hybrid), equality buckets: stable
-  quick,            // GPU quicksort: sampled pivots, three-way warp partitions: not stable
+  quick,            // GPU quicksort: sampled pivots, multi-pivot partitions with equality classes: not stable
 };
 
 // How sample sort chooses its pivots (splitters): from a random sample of
