@@ -45,13 +45,14 @@
 // and few-unique inputs linear, and sampled pivots make sorted, reverse,
 // organ-pipe and median-of-3-killer inputs behave like uniform ones, but
 // nothing bounds the depth against an adversary who knows the hash. After
-// levels_needed(n) + 6 levels the children still larger than a tile are
+// levels_needed(n) + 4 levels the children still larger than a tile are
 // sorted by merge::sort, O(n log n), one call each on the subrange: the
 // total stays O(n log n).
 //
 // Scratch (one temp block): a second key and value array, merge::sort's
 // scratch (used only after the last level), two level lists, the chunk
-// map, the small lists, the fallback list and one counter slot per level.
+// map, the small lists (sized for the depth limit: ~13% of the keys' bytes
+// at 2^28 u32), the fallback list and one counter slot per level.
 // n <= small_max is one block sort.
 #pragma once
 

@@ -94,7 +94,7 @@ template <class U, class P, int TREE_LEVELS, int FILL, int COUNT_BLOCKS, int PAR
   // Depth limit (introsort): segments still larger than small_max after
   // levels_needed(n) + depth_slack levels go to merge::sort. Good pivots
   // need levels_needed(n) (about log32(n / target)).
-  static constexpr int depth_slack = 6;
+  static constexpr int depth_slack = 4;
   static int levels_needed(std::size_t n) {
     int levels = 0;
     for (std::size_t s = n; s > std::size_t(small_max); s = (s + fanout(s) - 1) / fanout(s)) ++levels;

@@ -55,26 +55,24 @@ template <class K> struct digit_map {
   // one three-input op (and, xor) instead of xor, shift, and.
   unsigned carried_xor = 0;
 
+  // The field of `width` (1 .. 32) bits at bit `lo` of the order's rank.
+  GPUSORT_HD static digit_map field(const key_order<K>& ord, unsigned lo, unsigned width) {
+    digit_map d;
+    d.flip = ord.flip;
+    d.shift = ord.shift + lo;
+    d.mask = unsigned((std::uint64_t(1) << width) - 1);
+    d.carried_xor = unsigned(carried_to_ordered(ord) >> d.shift) & d.mask;
+    return d;
+  }
   // Digit `pass` (radix_bits wide) of the order `ord`.
   GPUSORT_HD static digit_map of(const key_order<K>& ord, int radix_bits, int pass) {
     const int lo = radix_bits * pass;
     const int width = range_bits(ord) - lo < radix_bits ? range_bits(ord) - lo : radix_bits;
-    digit_map d;
-    d.flip = ord.flip;
-    d.shift = ord.shift + unsigned(lo);
-    d.mask = (1u << width) - 1;
-    d.carried_xor = unsigned(carried_to_ordered(ord) >> d.shift) & d.mask;
-    return d;
+    return field(ord, unsigned(lo), unsigned(width));
   }
 
   // Raw key bits -> bits whose unsigned order is the sort order (all bits).
-  GPUSORT_HD bits ordered(bits raw) const {
-    bits t = traits::twiddle(raw);
-    if constexpr (traits::is_float) {
-      if (t == key_order<K>::minus_zero) t = key_order<K>::plus_zero;
-    }
-    return bits(t ^ flip);
-  }
+  GPUSORT_HD bits ordered(bits raw) const { return bits(key_order<K>::fold(traits::twiddle(raw)) ^ flip); }
   GPUSORT_HD unsigned from_ordered(bits t) const { return unsigned(t >> shift) & mask; }
   GPUSORT_HD unsigned operator()(bits raw) const { return from_ordered(ordered(raw)); }
 
@@ -94,11 +92,9 @@ template <class K> struct digit_map {
     if constexpr (traits::is_float) return traits::untwiddle(c);
     else return c;
   }
-  // -0.0 takes the place of +0.0 (carried floats; identity otherwise).
-  GPUSORT_HD static bits fold(bits c) {
-    if constexpr (traits::is_float) return c == key_order<K>::minus_zero ? key_order<K>::plus_zero : c;
-    else return c;
-  }
+  // -0.0 takes the place of +0.0 (carried floats, whose carried bits are
+  // twiddled; integers carry raw bits and fold nothing).
+  GPUSORT_HD static bits fold(bits c) { return key_order<K>::fold(c); }
   // The xor that turns folded carried bits into the order's ordered bits.
   GPUSORT_HD static bits carried_to_ordered(const key_order<K>& ord) {
     if constexpr (traits::is_float) return ord.flip;

@@ -71,7 +71,6 @@ small_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, unsigned n, key_
   const U* in = reinterpret_cast<const U*>(kin);
   U* out = reinterpret_cast<U*>(kout);
   const unsigned t = threadIdx.x, lane = t & 31u, warp = t / 32;
-  const U to_ordered = KB::carried_to_ordered(ord);
 
   // load (coalesced) and plan: OR and AND of the real keys' ordered bits
   const U pad = KB::carry(pad_bits(ord));
@@ -82,7 +81,7 @@ small_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, unsigned n, key_
     U c = pad;
     if (s < n) {
       c = KB::carry(in[s]);
-      const std::uint64_t r = std::uint64_t(U(KB::fold(c) ^ to_ordered) >> ord.shift) & std::uint64_t(ord.mask);
+      const std::uint64_t r = std::uint64_t(ord.rank(key_traits<K>::twiddle(in[s])));
       any |= r;
       all &= r;
       if constexpr (!is_no_value<P>) s_vals[swizzle<P, I>(s)] = vin[s];
@@ -130,12 +129,10 @@ small_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, unsigned n, key_
   }
   for (int pass = 0; pass < passes; ++pass) {
     const unsigned width = span / unsigned(passes) + (unsigned(pass) < span % unsigned(passes) ? 1u : 0u);
-    const unsigned shift = ord.shift + lo;
-    const U mask = U((1u << width) - 1);
-    const U flip = U(U(to_ordered >> shift) & mask);
+    const KB d = KB::field(ord, lo, width);
     unsigned digit[I], ranks[I];
 #pragma unroll
-    for (int i = 0; i < I; ++i) digit[i] = unsigned(U(U(KB::fold(key[i]) >> shift) & mask) ^ flip);
+    for (int i = 0; i < I; ++i) digit[i] = d.of_carried(key[i]);
     ranker::rank(counters, warp_sums, digit, ranks);
     // exchange
 #pragma unroll

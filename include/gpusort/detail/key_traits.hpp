@@ -124,13 +124,14 @@ template <class K> struct key_order {
                  ? bits(~bits(0))
                  : bits((bits(1) << (end_bit - begin_bit)) - 1)) {}
 
-  // The value that is compared: smaller ranks sort first.
-  GPUSORT_HD bits rank(bits b) const {
-    if constexpr (traits::is_float) {
-      if (b == minus_zero) b = plus_zero;
-    }
-    return bits(bits(bits(b ^ flip) >> shift) & mask);
+  // -0.0 takes the place of +0.0 (twiddled floats; identity otherwise), so
+  // the two zeros compare equal, as CUB orders them.
+  GPUSORT_HD static bits fold(bits b) {
+    if constexpr (traits::is_float) return b == minus_zero ? plus_zero : b;
+    else return b;
   }
+  // The value that is compared: smaller ranks sort first.
+  GPUSORT_HD bits rank(bits b) const { return bits(bits(bits(fold(b) ^ flip) >> shift) & mask); }
   // rank's inverse: carried bits whose rank is r, for r within the rank
   // range (sample sort's interpolated pivots). Bits outside [begin_bit,
   // end_bit) take no part in the order and come out as the flip's. The

@@ -23,11 +23,7 @@ namespace gpusort::cli::bench {
 template <class K> struct key_order_less {
   using traits = detail::key_traits<K>;
   static __host__ __device__ __forceinline__ typename traits::bits rank(const K& k) {
-    auto b = traits::to_bits(k);
-    if constexpr (traits::is_float) {
-      if (b == detail::key_order<K>::minus_zero) b = detail::key_order<K>::plus_zero;
-    }
-    return b;
+    return detail::key_order<K>::fold(traits::to_bits(k));
   }
   __host__ __device__ __forceinline__ bool operator()(const K& a, const K& b) const { return rank(a) < rank(b); }
 };
