@@ -100,13 +100,9 @@ count_kernel(const K* keys, Ord ord, Seg* segs, const work* map, const counter* 
       const int j = int(threadIdx.x) + i * TH;
       c[i] = j < it.size ? tree.bucket(ord, k[i]) : pad_class<Tune>;
     }
-    // a warp whose keys all share a class adds them once (sorted and
-    // equal-heavy input would otherwise serialise on one counter)
-    const unsigned first = __shfl_sync(~0u, c[0], 0);
-    bool same = true;
-#pragma unroll
-    for (int i = 0; i < IT; ++i) same &= c[i] == first;
-    if (__all_sync(~0u, same)) {
+    // a warp whose keys all share a class adds them once
+    unsigned first;
+    if (radix::warp_one_digit(c, ~0u, first)) {
       if (lane == 0) atomicAdd(&mine[first], 32u * IT);
     } else {
 #pragma unroll

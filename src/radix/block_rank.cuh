@@ -57,6 +57,18 @@ template <int BITS> __device__ __forceinline__ unsigned match_digit(unsigned dig
   return peers;
 }
 
+// Whether all N x 32 digits of the warp (d[i] & mask) are one, returned in
+// `digit`: sorted and equal-heavy input, where one atomic for the warp
+// replaces 32 x N atomics serialised on one counter.
+template <int N>
+__device__ __forceinline__ bool warp_one_digit(const unsigned (&d)[N], unsigned mask, unsigned& digit) {
+  digit = __shfl_sync(~0u, d[0] & mask, 0);
+  bool same = true;
+#pragma unroll
+  for (int i = 0; i < N; ++i) same &= (d[i] & mask) == digit;
+  return __all_sync(~0u, same);
+}
+
 // Exclusive sum of one value per thread over the block, and the block's
 // total. `warp_sums` holds THREADS / 32 values; the caller syncs before it is
 // reused.
@@ -194,13 +206,8 @@ template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {
     const unsigned lane = lane_id();
     unsigned* hist = warp_hist_cleared(s);
     // count, and each key's rank among its warp's keys of its bin
-    const unsigned first = __shfl_sync(~0u, packed[0] & 0xFFFFu, 0);
-    bool same = true;
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) same &= (packed[i] & 0xFFFFu) == first;
-    if (__all_sync(~0u, same)) {
-      // the warp's keys share one bin (sorted or equal-heavy input): one
-      // atomic, not 32 x ITEMS on one counter
+    unsigned first;
+    if (warp_one_digit(packed, 0xFFFFu, first)) {
       unsigned base = 0;
       if (lane == 0) base = atomicAdd(&hist[first], 32u * ITEMS);
       base = __shfl_sync(~0u, base, 0);

@@ -92,15 +92,17 @@ template <class K> struct digit_map {
     if constexpr (traits::is_float) return traits::untwiddle(c);
     else return c;
   }
-  // -0.0 takes the place of +0.0 (carried floats, whose carried bits are
-  // twiddled; integers carry raw bits and fold nothing).
-  GPUSORT_HD static bits fold(bits c) { return key_order<K>::fold(c); }
   // The xor that turns folded carried bits into the order's ordered bits.
   GPUSORT_HD static bits carried_to_ordered(const key_order<K>& ord) {
     if constexpr (traits::is_float) return ord.flip;
     else return bits(traits::twiddle(bits(0)) ^ ord.flip);
   }
-  GPUSORT_HD unsigned of_carried(bits c) const { return (unsigned(fold(c) >> shift) & mask) ^ carried_xor; }
+  // The digit of carried bits: fold -0.0 onto +0.0 (key_order::fold; the
+  // carried bits of floats are twiddled, and integers fold nothing), then
+  // the field and its xor.
+  GPUSORT_HD unsigned of_carried(bits c) const {
+    return (unsigned(key_order<K>::fold(c) >> shift) & mask) ^ carried_xor;
+  }
 };
 
 // Raw bits of a key that ranks last in every digit: pads partial tiles, so

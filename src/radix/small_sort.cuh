@@ -59,7 +59,7 @@ template <class C, class K, class P>
 __global__ void __launch_bounds__(C::threads)
 small_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, unsigned n, key_order<K> ord) {
   using U = typename key_traits<K>::bits;
-  using KB = digit_map<K>;  // carried bits: carry, fold, uncarry (digit.cuh)
+  using KB = digit_map<K>;  // carried bits: carry, digits, uncarry (digit.cuh)
   using ranker = typename C::ranker;
   constexpr int T = C::threads, I = C::items;
   extern __shared__ uint4 smem[];

@@ -1,14 +1,15 @@
 // Sample sort: the bucket of a key (Sanders & Winkel 2004, "Super Scalar
 // Sample Sort", section 3.1: the splitters as an implicit search tree).
-// Also quicksort's multi-pivot classes (quick/partition.cuh, 15 pivots).
+// Also quicksort's multi-pivot classes (quick/partition.cuh, 31 pivots).
 // The S = 2^LEVELS - 1 splitters of a segment (255 for sample sort), as
 // ranks under the call's order, sit in shared memory in level order: node 1
 // is the median, node j has children 2j and 2j + 1, so node j at depth
 // t = floor(log2 j) holds sorted splitter (2 (j - 2^t) + 1) 2^(LEVELS-1-t) - 1.
 // A key descends LEVELS levels with j = 2j + (node[j] < rank): no
 // data-dependent branch, one compare and one shared load per level, and
-// j - (S + 1) = pos, the number of splitters whose rank is below the key's. Splitters may repeat: "node < rank" is monotone
-// over the sorted splitters, so pos is exact.
+// j - (S + 1) = pos, the number of splitters whose rank is below the key's.
+// Splitters may repeat: "node < rank" is monotone over the sorted
+// splitters, so pos is exact.
 // Equality test: the smallest splitter >= the key is the node of the last
 // left turn, the ancestor named by j's lowest zero bit (none when every
 // turn went right, pos = S). Buckets (tuning.cuh): 2 pos + 1 when that
