@@ -20,13 +20,15 @@ PEERS = ["cub_radix", "cub_merge", "thrust", "std_sort", "cpu_parallel"]
 
 
 def read_bench_csv(path):
-    """Returns (meta, rows): the '# key: value' comments and the data rows."""
+    """Returns (meta, rows): the '# key: value' comments above the header row
+    and the data rows ('#' lines among the rows, such as '# peer ...', are
+    skipped)."""
     meta, lines = {}, []
     with open(path, newline="") as f:
         for line in f:
             if line.startswith("#"):
                 key, sep, value = line[1:].partition(":")
-                if sep:
+                if sep and not lines:
                     meta[key.strip()] = value.strip()
             elif line.strip():
                 lines.append(line)

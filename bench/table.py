@@ -28,10 +28,18 @@ NOTES = {
     "cpu_parallel": "gpusort's CPU backend (GNU parallel mode, 16 threads)",
 }
 ORDER = list(NOTES)
+# Added to the CUB peers' notes when the CSV states the offset policy (a
+# '# cub_offsets:' line: both widths timed, the faster reported).
+CUB_OFFSETS_NOTE = " (faster of 32- and 64-bit offsets)"
 
 
 def main():
-    rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+    lines = open(sys.argv[1]).readlines()
+    rows = [r for r in csv.DictReader(l for l in lines if not l.startswith("#"))]
+    notes = dict(NOTES)
+    if any(l.startswith("# cub_offsets:") for l in lines):
+        for a in ("cub_radix", "cub_merge"):
+            notes[a] += CUB_OFFSETS_NOTE
     pick = {}
     for r in rows:
         if r["key"] == "u32" and r["value"] == "-" and r["distribution"] == "uniform":
@@ -51,7 +59,7 @@ def main():
                 cells += ["-", "-"] if not ns or n == 1 << 28 else [f"{pick[(a, ns[-1])]:.3g} (n=2^{ns[-1].bit_length() - 1})", "-"]
             else:
                 cells += [f"{g:.3g}", f"{g / c:.2f}x" if c else "-"]
-        print(f"| `{a}` | {NOTES[a]} | {'yes' if a in stable else 'no'} | " + " | ".join(cells) + " |")
+        print(f"| `{a}` | {notes[a]} | {'yes' if a in stable else 'no'} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include "bench/device_env.hpp"
 #include "bench/gpu_timing.hpp"
 #include "bench/methods.hpp"
+#include "bench/peers/cub_offsets.hpp"
 #include "bench/report.hpp"
 #include "bench/struct_key.hpp"
 #include "bench/suite.hpp"
@@ -25,7 +26,7 @@ namespace {
 const char* bench_usage =
     "usage: gpusort bench [--algo A[,B...]] [--key K[,K...]] [--pairs] [--n N[,N...]]\n"
     "                     [--dist D[,D...]] [--reps R] [--warmup W] [--seed S]\n"
-    "                     [--pivots P] [--csv PATH] [--quick] [--no-caps]\n"
+    "                     [--pivots P] [--csv PATH] [--smoke] [--no-caps]\n"
     "\n"
     "Times sorts of generated inputs, verifies every output, prints a table and\n"
     "writes a CSV. Defaults: every algorithm, u32 keys only, uniform, n = 2^10 to\n"
@@ -43,14 +44,17 @@ const char* bench_usage =
     "  --pivots   sample sort's pivots: sampled (default) or interpolated over\n"
     "             [min, max]; the CSV still names the algorithm `sample`\n"
     "  --csv      output (default bench/results/<device>.csv, e.g. nvidia-h200.csv)\n"
-    "  --quick    n = 2^10 to 2^20, 1 warm-up and 3 timed runs (a smoke test)\n"
+    "  --smoke    n = 2^10 to 2^20, 1 warm-up and 3 timed runs (a smoke test)\n"
     "  --no-caps  run every size, even O(n^2) sorts at large n (slow!)\n"
     "Caps (lifted by --no-caps):\n"
     "%s"
     "GPU times: CUDA events around the sort call only (input restored from a\n"
     "device copy and scratch allocated outside the timing). GB/s counts one read\n"
     "and one write of keys and values; %%copy compares it with a device-to-device\n"
-    "cudaMemcpy; vs_cub is Gkeys/s over cub_radix's at the same point.\n"
+    "cudaMemcpy; vs_cub is Gkeys/s over cub_radix's at the same point. The CUB\n"
+    "peers (cub_radix, cub_merge) are timed with 32-bit (when n <= 2^31-1) and\n"
+    "64-bit offsets, the faster median reported; both show after the row and on\n"
+    "a '# peer' line before it in the CSV.\n"
     "Exit status 1 if any output fails verification or any run fails.\n";
 
 std::vector<std::uint64_t> pow4_sizes(int from_log2, int to_log2) {
@@ -81,7 +85,7 @@ int cmd_bench(int argc, char** argv) {
   parsed_args a(argc, argv, 2,
                 {{"algo", true}, {"key", true}, {"pairs", false}, {"n", true}, {"dist", true},
                  {"reps", true}, {"warmup", true}, {"seed", true}, {"pivots", true}, {"csv", true},
-                 {"quick", false}, {"no-caps", false}},
+                 {"smoke", false}, {"no-caps", false}},
                 "bench");
   if (a.flag("help")) {
     std::printf(bench_usage, our_algorithm_names().c_str(), dist_name_list().c_str(),
@@ -91,12 +95,12 @@ int cmd_bench(int argc, char** argv) {
   a.expect_positionals(0, 0, "no positional arguments");
 
   // ---- the suite, from the options ------------------------------------------
-  const bool quick = a.flag("quick");
+  const bool smoke = a.flag("smoke");
   suite_config cfg;
   cfg.pairs = a.flag("pairs");
   cfg.caps = !a.flag("no-caps");
-  cfg.reps = int(parse_count(a.value_or("reps", quick ? "3" : "10"), "--reps"));
-  cfg.warmup = int(parse_count(a.value_or("warmup", quick ? "1" : "2"), "--warmup"));
+  cfg.reps = int(parse_count(a.value_or("reps", smoke ? "3" : "10"), "--reps"));
+  cfg.warmup = int(parse_count(a.value_or("warmup", smoke ? "1" : "2"), "--warmup"));
   cfg.seed = parse_count(a.value_or("seed", "1"), "--seed");
   cfg.pivots = parse_pivots(a.value_or("pivots", "sampled"));
   if (cfg.reps < 1 || cfg.reps > 100000) throw usage_error("--reps must be 1 to 100000");
@@ -134,7 +138,7 @@ int cmd_bench(int argc, char** argv) {
     for (const auto& s : split_list(*ns)) cfg.sizes.push_back(parse_count(s, "--n"));
     if (cfg.sizes.empty()) throw usage_error("--n names no size");
   } else {
-    cfg.sizes = quick ? pow4_sizes(10, 20) : pow4_sizes(10, 28);
+    cfg.sizes = smoke ? pow4_sizes(10, 20) : pow4_sizes(10, 28);
   }
   for (auto n : cfg.sizes) {
     if (n == 0) throw usage_error("--n: sizes must be at least 1");
@@ -186,6 +190,7 @@ int cmd_bench(int argc, char** argv) {
               names.c_str(), join(keys).c_str(), cfg.pairs ? "u32" : "no", sizes.c_str(),
               dists.c_str(), cfg.warmup, cfg.reps, std::string(to_string(cfg.pivots)).c_str(),
               cfg.caps ? "" : " (no caps)");
+  std::printf("%.*s\n", int(cub_offsets_policy.size()), cub_offsets_policy.data());
 
   const std::string csv =
       a.value_or("csv", "bench/results/" + (env.gpu ? device_slug(env.device_name) : "cpu") + ".csv");

@@ -6,7 +6,9 @@
 // buffers, queries scratch_bytes(), checks that the scratch fits and
 // allocates it (at least 1 byte, so that a non-null pointer never reads as
 // a size query), then calls
-// sort() 2 + reps times; only sort() is inside the timed region.
+// sort() 2 + reps times; only sort() is inside the timed region. A sorter
+// with variants (the CUB peers' offset widths) goes through this once per
+// variant, selected first, and the point reports the fastest (suite.cpp).
 #pragma once
 
 #include <gpusort/gpusort.hpp>
@@ -16,10 +18,20 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace gpusort::cli::bench {
 
 using value_t = std::uint32_t;  // bench pairs: value = original index
+
+// Configurations of one sorter that the bench times in turn at a point,
+// each like any other sort, reporting the fastest: `what` names what
+// differs ("offsets"), `names` the choices valid for that n.
+struct variant_list {
+  std::string what;
+  std::vector<std::string> names;  // empty: a single configuration
+};
 
 template <class K> class device_sorter {
  public:
@@ -33,6 +45,11 @@ template <class K> class device_sorter {
   virtual std::size_t own_bytes(std::size_t /*n*/, bool /*pairs*/) { return 0; }
   // Whether the result is left in the input buffers instead of the output.
   virtual bool in_place(bool /*pairs*/) const { return false; }
+  // The configurations to time at n (none by default), and the choice of
+  // one of variants(n).names for the scratch_bytes() and sort() calls that
+  // follow.
+  virtual variant_list variants(std::size_t /*n*/) const { return {}; }
+  virtual void select_variant(const std::string& /*name*/) {}
   // Sorts n keys (and values, when vals_in is non-null) ascending on
   // `stream`, asynchronously. Input buffers may be overwritten.
   virtual void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out,

@@ -2,6 +2,7 @@
 
 #include "args.hpp"
 #include "build_info.hpp"
+#include "bench/peers/cub_offsets.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -26,6 +27,23 @@ std::string utc_now() {
   return buf;
 }
 
+// "offsets int64 (5.4210 ms; int32 6.3020 ms)": the reported configuration,
+// then the others, each flagged if its output failed verification.
+std::string describe_configs(const row& r) {
+  std::string s = r.config_what;
+  for (std::size_t i = 0; i < r.configs.size(); ++i) {
+    const row_config& c = r.configs[i];
+    char ms[48];
+    std::snprintf(ms, sizeof ms, "%.4f ms", c.median_ms);
+    if (i == 0)
+      s += " " + c.name + " (" + ms;
+    else
+      s += "; " + c.name + " " + ms;
+    if (!c.verified) s += " NOT VERIFIED";
+  }
+  return s + ")";
+}
+
 const char* table_head =
     "  algorithm     key    value  n           dist          median_ms    Gkeys/s     GB/s  %copy  "
     "vs_cub  verified\n";
@@ -47,6 +65,8 @@ reporter::reporter(const environment& env, const std::string& csv_path)
   std::fprintf(csv_, "# copy_bandwidth_gbps: %.1f\n", env.copy_gbps);
   std::fprintf(csv_, "# cpu_threads: %d\n", env.cpu_threads);
   std::fprintf(csv_, "# date: %s\n", utc_now().c_str());
+  std::fprintf(csv_, "# cub_offsets: %.*s; each width's median on a '# peer' line before the row\n",
+               int(cub_offsets_policy.size()), cub_offsets_policy.data());
   std::fprintf(csv_, "algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified\n");
   std::fflush(csv_);
 }
@@ -75,12 +95,17 @@ void reporter::add(const row& r) {
   if (env_.copy_gbps > 0) std::snprintf(pct, sizeof pct, "%.1f", 100.0 * gbps / env_.copy_gbps);
   if (auto it = cub_.find(id); it != cub_.end() && it->second > 0)
     std::snprintf(ratio, sizeof ratio, "%.3f", gkeys / it->second);
-  std::printf("  %-13s %-6s %-6s %-11s %-12s %10.4f %10.4f %8.1f %6s %7s  %s\n",
+  const std::string configs = r.configs.empty() ? "" : describe_configs(r);
+  std::printf("  %-13s %-6s %-6s %-11s %-12s %10.4f %10.4f %8.1f %6s %7s  %s%s%s\n",
               r.algorithm.c_str(), r.key.c_str(), r.value.c_str(), format_n(r.n).c_str(),
               r.dist.c_str(), r.median_ms, gkeys, gbps, pct, ratio,
-              r.verified ? "yes" : "NO  <-- VERIFICATION FAILED");
+              r.verified ? "yes" : "NO  <-- VERIFICATION FAILED", configs.empty() ? "" : "  ",
+              configs.c_str());
   std::fflush(stdout);
 
+  if (!configs.empty())
+    std::fprintf(csv_, "# peer %s %s %s n=%llu %s: %s\n", r.algorithm.c_str(), r.key.c_str(),
+                 r.value.c_str(), (unsigned long long)r.n, r.dist.c_str(), configs.c_str());
   std::fprintf(csv_, "%s,%s,%s,%llu,%s,%.6f,%.6f,%d\n", r.algorithm.c_str(), r.key.c_str(),
                r.value.c_str(), (unsigned long long)r.n, r.dist.c_str(), r.median_ms, gkeys,
                r.verified ? 1 : 0);

@@ -2,9 +2,13 @@
 // long run shows progress) and the CSV, written row by row.
 //
 // CSV: '#' comment lines (device, CUDA versions, commit, copy bandwidth,
-// date), then
+// CPU threads, date, the CUB peers' offset policy), then
 //   algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified
-// value is "-" for keys only and "u32" for pairs.
+// value is "-" for keys only and "u32" for pairs. A row timed in several
+// configurations (a CUB peer's offset widths) follows a comment line
+//   # peer cub_radix u32 - n=268435456 uniform: offsets int64 (A ms; int32 B ms)
+// naming the reported (fastest) configuration first, then the others; its
+// median_ms is the fastest's, verified whether every configuration's was.
 #pragma once
 
 #include "device_env.hpp"
@@ -14,8 +18,16 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace gpusort::cli::bench {
+
+// One configuration of a row timed in several (device_sorter::variants).
+struct row_config {
+  std::string name;  // "int32"
+  double median_ms = 0;
+  bool verified = false;
+};
 
 struct row {
   std::string algorithm, key, value, dist;
@@ -23,6 +35,10 @@ struct row {
   double median_ms = 0;
   std::size_t bytes_per_item = 0;  // sizeof key + sizeof value
   bool verified = false;
+  // For a sorter with variants: what differs ("offsets") and each
+  // configuration timed, the reported one (median_ms) first. Empty otherwise.
+  std::string config_what;
+  std::vector<row_config> configs;
 };
 
 class reporter {

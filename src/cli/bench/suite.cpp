@@ -5,6 +5,7 @@
 #include "keys.hpp"
 #include "struct_key.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -71,9 +72,11 @@ template <class K> struct point {
   std::size_t n() const { return keys.size(); }
   const std::vector<value_t>* vals_or_null() const { return cfg.pairs ? &vals : nullptr; }
 
-  // Times method m on this point's input; returns the median ms, or a
-  // negative number when it was skipped (reported here).
-  double time(const method& m) {
+  // Times one configuration of method m on this point's input: `sorter`
+  // (variant selected) for a GPU method, null for a CPU one. Returns the
+  // median ms, or a negative number when it was skipped (reported here
+  // under `label`).
+  double time(const method& m, device_sorter<K>* sorter, const std::string& label) {
     if constexpr (!is_struct_key<K>)  // u32f32 runs on the GPU only (struct_key_suite)
       if (!m.gpu())
         return time_cpu_sort<K>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals);
@@ -87,10 +90,9 @@ template <class K> struct point {
         dev = std::make_unique<device_data<K>>(keys, vals_or_null(), *gpu);
     }
     if (!dev) {
-      rep.skipped(m.name, n(), dev_skip);
+      rep.skipped(label, n(), dev_skip);
       return -1;
     }
-    auto sorter = make_sorter<K>(m, cfg.pivots);
     value_t* vin = cfg.pairs ? dev->vals_in.template as<value_t>() : nullptr;
     value_t* vout = cfg.pairs ? dev->vals_out.template as<value_t>() : nullptr;
     const std::size_t scratch_bytes = sorter->scratch_bytes(
@@ -98,12 +100,42 @@ template <class K> struct point {
     const std::size_t need = scratch_bytes + sorter->own_bytes(n(), cfg.pairs);
     const std::size_t free_b = device_free_bytes();
     if (need + memory_margin > free_b) {
-      rep.skipped(m.name, n(), "scratch needs " + gib(need) + ", " + gib(free_b) + " free");
+      rep.skipped(label, n(), "scratch needs " + gib(need) + ", " + gib(free_b) + " free");
       return -1;
     }
     device_buffer scratch(std::max<std::size_t>(scratch_bytes, 1), "sort scratch");
     return time_device_sort<K>(*sorter, *dev, scratch, scratch_bytes, *gpu, cfg.warmup, cfg.reps,
                                out_keys, out_vals);
+  }
+
+  enum class outcome { measured, skipped, failed };
+
+  // time(), its errors reported under `label`: an unsupported input or a
+  // lack of memory is a skip, anything else a failure.
+  outcome attempt(const method& m, device_sorter<K>* sorter, const std::string& label,
+                  double& ms) {
+    try {
+      ms = time(m, sorter, label);
+      return ms < 0 ? outcome::skipped : outcome::measured;
+    } catch (const error& e) {
+      if (e.code() == errc::unsupported) {
+        rep.skipped(label, n(), std::string("unsupported: ") + e.what());
+        return outcome::skipped;
+      }
+      if (e.code() == errc::out_of_memory) {
+        rep.skipped(label, n(), std::string("out of memory: ") + e.what());
+        if (m.gpu() && gpu && !gpu_still_usable()) gpu = nullptr;
+        return outcome::skipped;
+      }
+      rep.failed(label, n(), e.what());
+    } catch (const std::bad_alloc&) {
+      rep.skipped(label, n(), "out of host memory");
+      return outcome::skipped;
+    } catch (const std::exception& e) {
+      rep.failed(label, n(), e.what());
+    }
+    if (m.gpu() && gpu && !gpu_still_usable()) gpu = nullptr;
+    return outcome::failed;
   }
 
   harness::check verify(const method& m) const {
@@ -120,48 +152,60 @@ template <class K> struct point {
   }
 
   // Runs, verifies and reports m; false if it failed (not merely skipped)
-  // or was skipped for lack of memory, so larger sizes are not tried.
+  // or was skipped for lack of memory, so larger sizes are not tried. A
+  // sorter with variants (the CUB peers' offset widths) is timed and
+  // verified in each, and the row reports the fastest; a variant that is
+  // skipped leaves the others to report.
   bool run(const method& m) {
-    double ms = -1;
-    try {
-      ms = time(m);
-      if (ms < 0) return false;
-    } catch (const error& e) {
-      if (e.code() == errc::unsupported) {
-        rep.skipped(m.name, n(), std::string("unsupported: ") + e.what());
+    std::unique_ptr<device_sorter<K>> sorter;
+    variant_list variants;
+    if (m.gpu()) {
+      sorter = make_sorter<K>(m, cfg.pivots);
+      if (!sorter) {
+        rep.failed(m.name, n(), "no GPU sorter for " + key + " keys");
         return false;
       }
-      if (e.code() == errc::out_of_memory) {
-        rep.skipped(m.name, n(), std::string("out of memory: ") + e.what());
-        if (m.gpu() && gpu && !gpu_still_usable()) gpu = nullptr;
-        return false;
+      variants = sorter->variants(n());
+    }
+    std::vector<row_config> configs;  // as measured
+    for (std::size_t i = 0; i < std::max<std::size_t>(variants.names.size(), 1); ++i) {
+      std::string label = m.name;
+      if (!variants.names.empty()) {
+        sorter->select_variant(variants.names[i]);
+        label += " (" + variants.what + " " + variants.names[i] + ")";
       }
-      rep.failed(m.name, n(), e.what());
-      if (m.gpu() && gpu && !gpu_still_usable()) gpu = nullptr;
-      return false;
-    } catch (const std::bad_alloc&) {
-      rep.skipped(m.name, n(), "out of host memory");
-      return false;
-    } catch (const std::exception& e) {
-      rep.failed(m.name, n(), e.what());
-      if (m.gpu() && gpu && !gpu_still_usable()) gpu = nullptr;
-      return false;
+      double ms = -1;
+      const outcome o = attempt(m, sorter.get(), label, ms);
+      if (o == outcome::failed) return false;
+      if (o == outcome::skipped) {
+        if (!dev || !gpu) return false;  // no variant can run
+        continue;
+      }
+      harness::check c = verify(m);
+      if (!c) {
+        std::printf("  !!! output of %s for n=%zu (%s %s, values %s) is WRONG: %s\n",
+                    label.c_str(), n(), dist.c_str(), key.c_str(), value.c_str(),
+                    c.message.c_str());
+        std::fprintf(stderr, "gpusort bench: VERIFICATION FAILED: %s n=%zu %s %s values %s: %s\n",
+                     label.c_str(), n(), dist.c_str(), key.c_str(), value.c_str(),
+                     c.message.c_str());
+      }
+      configs.push_back({variants.names.empty() ? std::string() : variants.names[i], ms, bool(c)});
     }
-    harness::check c = verify(m);
-    if (!c) {
-      std::printf("  !!! output of %s for n=%zu (%s %s, values %s) is WRONG: %s\n",
-                  m.name.c_str(), n(), dist.c_str(), key.c_str(), value.c_str(),
-                  c.message.c_str());
-      std::fprintf(stderr, "gpusort bench: VERIFICATION FAILED: %s n=%zu %s %s values %s: %s\n",
-                   m.name.c_str(), n(), dist.c_str(), key.c_str(), value.c_str(),
-                   c.message.c_str());
-    }
+    if (configs.empty()) return false;
+    // The fastest first (ties: the first timed).
+    std::stable_sort(configs.begin(), configs.end(), [](const row_config& a, const row_config& b) {
+      return a.median_ms < b.median_ms;
+    });
     row r;
     r.algorithm = m.name, r.key = key, r.value = value, r.dist = dist;
-    r.n = n(), r.median_ms = ms, r.verified = bool(c);
+    r.n = n(), r.median_ms = configs.front().median_ms;
+    r.verified = std::all_of(configs.begin(), configs.end(),
+                             [](const row_config& c) { return c.verified; });
     r.bytes_per_item = sizeof(K) + (cfg.pairs ? sizeof(value_t) : 0);
+    if (!variants.names.empty()) r.config_what = variants.what, r.configs = configs;
     rep.add(r);
-    last_ms = ms;
+    last_ms = r.median_ms;
     return true;
   }
   double last_ms = 0;

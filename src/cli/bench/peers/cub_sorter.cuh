@@ -1,18 +1,27 @@
-// The shape both CUB peers share: CUB's two-phase call (query the scratch,
-// then sort) behind device_sorter, with 32-bit offsets when n fits (as a
-// caller sorting fewer than 2^31 items would) and 64-bit ones otherwise.
-// Derived supplies `template <class N> static void call(temp, bytes, ...)`.
+// The shape the CUB peers share: CUB's two-phase call (query the scratch,
+// then sort) behind device_sorter, with the offset width as the sorter's
+// variant (cub_offsets.hpp): the bench selects "int32" or "int64" and
+// times each. Derived supplies
+//   template <class N> static void call(temp, bytes, keys_in, keys_out,
+//                                       vals_in, vals_out, N n, stream)
+// and is called with N = int or std::int64_t. A peer whose CUB call has
+// another shape (a segmented sort) uses cub_offsets.hpp the same way.
 #pragma once
 
 #include "bench/device_sorter.hpp"
-
-#include <climits>
-#include <cstdint>
+#include "bench/peers/cub_offsets.hpp"
 
 namespace gpusort::cli::bench {
 
 template <class K, class Derived> class cub_sorter : public device_sorter<K> {
  public:
+  variant_list variants(std::size_t n) const override {
+    variant_list v{"offsets", {}};
+    for (offset_width w : offset_widths(n)) v.names.emplace_back(to_string(w));
+    return v;
+  }
+  void select_variant(const std::string& name) override { width_ = parse_offset_width(name); }
+
   std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
                             std::size_t n) override {
     std::size_t bytes = 0;
@@ -25,14 +34,15 @@ template <class K, class Derived> class cub_sorter : public device_sorter<K> {
   }
 
  private:
-  static void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
-                  value_t* vals_out, std::size_t n, cudaStream_t stream) {
-    if (n <= std::size_t(INT_MAX))
-      Derived::template call<int>(temp, bytes, keys_in, keys_out, vals_in, vals_out, int(n), stream);
-    else
-      Derived::template call<std::int64_t>(temp, bytes, keys_in, keys_out, vals_in, vals_out,
-                                           std::int64_t(n), stream);
+  void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
+           value_t* vals_out, std::size_t n, cudaStream_t stream) const {
+    with_offset(width_, n, [&](auto count) {
+      Derived::template call<decltype(count)>(temp, bytes, keys_in, keys_out, vals_in, vals_out,
+                                              count, stream);
+    });
   }
+
+  offset_width width_ = offset_width::int64;  // valid for every n
 };
 
 }  // namespace gpusort::cli::bench
