@@ -18,11 +18,17 @@ template <class Call> void with_scratch(Call call) {
   GPUSORT_CUDA(call(temp.data(), bytes));
   device_sync();
 }
+
+// CUB's item count, 64-bit: DeviceRadixSort takes num_items as a template
+// type (NumItemsT) and offsets by that type when it is 4 bytes or wider
+// (cub::detail::choose_offset_t), so an int64 count sorts every n the host
+// can address; an int would truncate n >= 2^31.
+using cub_items = std::int64_t;
 }  // namespace
 
 template <class K>
 void cub_sort_keys(const K* d_in, K* d_out, std::size_t n, bool descending, int begin_bit, int end_bit) {
-  const int items = static_cast<int>(n);
+  const cub_items items = static_cast<cub_items>(n);
   with_scratch([&](void* temp, std::size_t& bytes) {
     return descending
                ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, d_in, d_out, items, begin_bit, end_bit)
@@ -33,7 +39,7 @@ void cub_sort_keys(const K* d_in, K* d_out, std::size_t n, bool descending, int 
 template <class K>
 void cub_sort_pairs(const K* d_keys_in, K* d_keys_out, const std::uint32_t* d_vals_in,
                     std::uint32_t* d_vals_out, std::size_t n, bool descending, int begin_bit, int end_bit) {
-  const int items = static_cast<int>(n);
+  const cub_items items = static_cast<cub_items>(n);
   with_scratch([&](void* temp, std::size_t& bytes) {
     return descending ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, d_keys_in, d_keys_out, d_vals_in,
                                                                   d_vals_out, items, begin_bit, end_bit)

@@ -1,13 +1,20 @@
 // Host suite: the harness verifiers and the reference sort. Each verifier
 // must accept a correct output and catch the three classic faults: a
 // swapped pair (order), a lost element (permutation) and an unstable pair
-// (stability), naming the failing position.
+// (stability), naming the failing position. The correct outputs come from
+// std::stable_sort under an order written in this file (oracle_order), not
+// from key_order, which the harness itself sorts and verifies by.
 #include "harness/harness.hpp"
 #include "key_types.hpp"
+#include "oracle.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <numeric>
+#include <type_traits>
+#include <vector>
 
 namespace {
 
@@ -18,22 +25,41 @@ namespace h = gpusort::harness;
 template <class K> class HarnessVerify : public ::testing::Test {};
 TYPED_TEST_SUITE(HarnessVerify, key_types, key_name);
 
-// Input and its stable sort with value = original index.
+// Input and its stable sort (std::stable_sort under oracle_order) with
+// value = original index.
 template <class K> struct sorted_pairs {
   std::vector<K> in, out;
   std::vector<std::uint32_t> idx;
   sorted_pairs(const std::vector<K>& input, const gpusort::options& opt) : in(input) {
     idx.resize(in.size());
     std::iota(idx.begin(), idx.end(), 0u);
-    const auto ord = gpusort::detail::key_order<K>(opt.direction == gpusort::order::descending,
-                                                   opt.begin_bit, opt.end_bit < 0 ? width_of<K> : opt.end_bit);
-    std::stable_sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return ord.less(traits<K>::to_bits(in[a]), traits<K>::to_bits(in[b]));
-    });
+    const oracle_order<K> ord(opt);
+    std::stable_sort(idx.begin(), idx.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return ord.less(in[a], in[b]); });
     for (auto i : idx) out.push_back(in[i]);
   }
 };
 
+// The oracle's two halves agree: with all bits, the ordered key's unsigned
+// order is the native order (NaN rule included), on every distribution.
+TYPED_TEST(HarnessVerify, OracleOrderedKeyMatchesNative) {
+  using K = TypeParam;
+  for (dist d : h::all_dists()) {
+    const auto in = h::generate<K>(d, 3000, 5);
+    for (std::size_t i = 0; i < in.size(); ++i) {  // each key against a scattered partner
+      const K a = in[i], b = in[(i * 7919 + 1) % in.size()];
+      ASSERT_EQ(native_less(a, b), ordered_key(a) < ordered_key(b))
+          << h::to_string(d) << " " << hex(a) << " " << hex(b);
+      ASSERT_EQ(native_less(b, a), ordered_key(b) < ordered_key(a))
+          << h::to_string(d) << " " << hex(a) << " " << hex(b);
+    }
+  }
+}
+
+// reference_sort against the oracle, below parallel_min (std::stable_sort
+// in verify.cpp) and above it (__gnu_parallel::stable_sort): bit for bit,
+// so the stability of equal-rank keys with different bits (-0.0/+0.0,
+// bits outside the range) is checked too.
 TYPED_TEST(HarnessVerify, ReferenceIsStableAndSorted) {
   using K = TypeParam;
   for (dist d : h::all_dists())
@@ -58,6 +84,20 @@ TYPED_TEST(HarnessVerify, ReferenceIsStableAndSorted) {
       }
 }
 
+TYPED_TEST(HarnessVerify, ReferenceAboveParallelMin) {
+  using K = TypeParam;
+  const std::size_t n = (std::size_t(1) << 16) + 4099;  // verify.cpp's parallel_min is 2^16
+  for (dist d : {dist::uniform, dist::few_unique, dist::float_special})
+    for (auto dir : {gpusort::order::ascending, gpusort::order::descending})
+      for (auto [b, e] : bit_ranges<K>()) {
+        const auto opt = make_options(dir, b, e);
+        const auto in = h::generate<K>(d, n, 23);
+        const sorted_pairs<K> want(in, opt);
+        ASSERT_TRUE(same_bits(h::reference_sort(in, opt), want.out))
+            << h::to_string(d) << " " << name(dir) << " [" << b << "," << e << ")";
+      }
+}
+
 TYPED_TEST(HarnessVerify, EmptyAndSingle) {
   using K = TypeParam;
   const auto opt = make_options(gpusort::order::ascending);
@@ -75,9 +115,9 @@ TYPED_TEST(HarnessVerify, CatchesSwappedPair) {
   using K = TypeParam;
   const auto opt = make_options(gpusort::order::ascending);
   sorted_pairs<K> s(h::generate<K>(dist::uniform, 5000, 1), opt);
-  const gpusort::detail::key_order<K> ord;
+  const oracle_order<K> ord(opt);
   std::size_t i = 1000;  // first adjacent pair of distinct ranks from 1000 on
-  while (ord.key_rank(s.out[i]) == ord.key_rank(s.out[i + 1])) ++i;
+  while (ord.equal(s.out[i], s.out[i + 1])) ++i;
   std::swap(s.out[i], s.out[i + 1]);
   std::swap(s.idx[i], s.idx[i + 1]);
   const std::string at = "index " + std::to_string(i);
@@ -137,7 +177,6 @@ TYPED_TEST(HarnessVerify, CatchesLostElement) {
 TYPED_TEST(HarnessVerify, CatchesUnstablePair) {
   using K = TypeParam;
   using bits = bits_of<K>;
-  constexpr int w = width_of<K>;
   gpusort::options opt = make_options(gpusort::order::ascending);
   bits first = 0, second = traits<K>::sign;  // +0, -0
   if constexpr (!traits<K>::is_float) {
@@ -148,10 +187,10 @@ TYPED_TEST(HarnessVerify, CatchesUnstablePair) {
   const std::size_t a = 100, b = 700;
   in[a] = traits<K>::from_raw(first);
   in[b] = traits<K>::from_raw(second);
+  const oracle_order<K> ord(opt);
+  ASSERT_TRUE(ord.equal(in[a], in[b])) << "test setup: the pair should rank equal";
   for (std::size_t i = 0; i < in.size(); ++i)  // no other key shares their rank
-    if (i != a && i != b && gpusort::detail::key_order<K>(false, opt.begin_bit, w).key_rank(in[i]) ==
-                                gpusort::detail::key_order<K>(false, opt.begin_bit, w).key_rank(in[a]))
-      in[i] = traits<K>::from_raw(bits(traits<K>::sign - 1));
+    if (i != a && i != b && ord.equal(in[i], in[a])) in[i] = traits<K>::from_raw(bits(traits<K>::sign - 1));
   sorted_pairs<K> s(in, opt);
   std::size_t pa = 0;
   while (s.idx[pa] != a) ++pa;
