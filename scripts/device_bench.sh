@@ -1,33 +1,48 @@
 #!/usr/bin/env bash
-# The committed benchmark recipe, on the lent GPU machine, in two parts that
-# each fit one 10-minute call (the machine may be fresh each time, so each
-# part builds the CLI first). CSVs go to $OUT; bench/merge_csv.py joins them.
+# The committed benchmark recipe, run on the lent GPU machine over binaries
+# built here and carried compressed in .carry/ (see scripts/device_check.sh).
+# Each part fits one 10-minute call; CSVs go to $OUT, bench/merge_csv.py
+# joins them.
+#   scripts/device_bench.sh core      the fast families and the peers, u32
+#                                     keys at 2^24 and 2^28, u32 pairs, u64
+#                                     and f32 keys, the struct key
 #   scripts/device_bench.sh default   every algorithm, u32 keys, 2^10 .. 2^28
-#   scripts/device_bench.sh extra     distributions, pairs, f32, u64 and the
-#                                     struct key at the issue sizes
-set -euo pipefail
+#   scripts/device_bench.sh extra     distributions at 2^26 for the
+#                                     comparison sorts and their peers
+# With gpusort_before.xz carried too, each part runs both binaries back to
+# back (CSV names before_*.csv and after_*.csv).
+set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/out}
-mkdir -p "$out"
-export PATH="/usr/local/cuda/bin:$PATH"
-if [ ! -f build-dev/build.ninja ]; then
-  cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSORT_GTEST_SOURCE="$PWD/.deps/googletest" >/dev/null
-fi
-ninja -C build-dev -j"$(nproc)" gpusort 2>&1 | grep -E "error|FAILED" | head -20 || true
-bench=build-dev/gpusort
+mkdir -p "$out" /tmp/bin
+for f in .carry/gpusort.xz .carry/gpusort_before.xz; do
+  [ -e "$f" ] || continue
+  xz -dc "$f" > "/tmp/bin/$(basename "$f" .xz)" && chmod +x "/tmp/bin/$(basename "$f" .xz)"
+done
+fast=radix_onesweep,merge_path,sample,quick,bitonic,radix_tile
 cmp=radix_onesweep,cub_radix,merge_path,cub_merge,sample,quick
-case "${1:-default}" in
+run() {  # run NAME ARGS...: one bench invocation with each binary
+  local name=$1
+  shift
+  for b in gpusort_before gpusort; do
+    [ -x "/tmp/bin/$b" ] || continue
+    local tag=after
+    [ "$b" = gpusort_before ] && tag=before
+    timeout 290 "/tmp/bin/$b" bench "$@" --csv "$out/${tag}_$name.csv" >> "$out/bench.log" 2>&1
+    echo "$tag $name rc=$?"
+  done
+}
+case "${1:-core}" in
+  core)
+    run a_u32 --algo "$fast,cub_radix,cub_merge,thrust" --n 2^24,2^28
+    run b_pairs --algo radix_onesweep,cub_radix,merge_path,cub_merge --pairs --n 2^28
+    run c_u64 --algo radix_onesweep,cub_radix,merge_path,cub_merge --key u64 --n 2^28
+    run d_f32 --algo "$cmp" --key f32 --n 100000000
+    run e_struct --algo merge_path,cub_merge --key u32f32 --n 2^26 ;;
   default)
-    "$bench" bench --csv "$out/a_default.csv" >> "$out/bench.log" 2>&1 ;;
+    run default ;;
   extra)
-    "$bench" bench --algo "$cmp" --n 2^26 \
-      --dist sorted,reverse,equal,few_unique,zipf,entropy2,entropy4,organ_pipe,median3_killer,sample_killer \
-      --csv "$out/b_dists.csv" >> "$out/bench.log" 2>&1
-    "$bench" bench --algo "$cmp" --pairs --n 2^26 --csv "$out/c_pairs.csv" >> "$out/bench.log" 2>&1
-    "$bench" bench --algo cub_radix,radix_onesweep --pairs --n 2^28 --csv "$out/d_pairs28.csv" >> "$out/bench.log" 2>&1
-    "$bench" bench --algo "$cmp" --key f32,u64 --n 2^26,100000000 --csv "$out/e_f32_u64.csv" >> "$out/bench.log" 2>&1
-    "$bench" bench --algo cub_radix,radix_onesweep,merge_path,cub_merge --key u64 --n 2^28 \
-      --csv "$out/f_u64_28.csv" >> "$out/bench.log" 2>&1
-    "$bench" bench --algo merge_path,cub_merge --key u32f32 --n 2^26 --csv "$out/g_struct.csv" >> "$out/bench.log" 2>&1 ;;
-  *) echo "usage: $0 default|extra" >&2; exit 2 ;;
+    run dists --algo "$cmp" --n 2^26 \
+      --dist sorted,reverse,equal,few_unique,zipf,entropy2,entropy4,organ_pipe,median3_killer,sample_killer ;;
+  *) echo "usage: $0 core|default|extra" >&2; exit 2 ;;
 esac

@@ -3,7 +3,8 @@
 // Sizes cover one tile, a partial tile and several tiles of each family
 // (and onesweep's small, fused and full paths), keys and pairs, both orders;
 // U32Deep reaches sample sort's refinement levels and several quicksort
-// levels. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
+// levels; a partial bit range takes the (rank, index) path of comparison
+// sorts. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
 // (the sanitizers are slow: check what a change touched).
 #include "gpu_suite.cuh"
 
@@ -21,6 +22,9 @@ template <class K> void smoke(gpusort::algorithm algo, std::initializer_list<std
       const sort_case c{gpusort::harness::dist::uniform, n, dir, 0, -1, 77 + n};
       GPUSORT_CASE(run_keys<K>(algo, c));
       GPUSORT_CASE(run_pairs<K>(algo, c));
+      // a partial bit range: comparison sorts take it as (rank, index)
+      const sort_case r{gpusort::harness::dist::uniform, n, dir, 3, int(sizeof(K) * 8) - 2, 91 + n};
+      GPUSORT_CASE(run_pairs<K>(algo, r));
     }
 }
 

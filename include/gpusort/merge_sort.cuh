@@ -15,7 +15,7 @@
 
 #include <gpusort/error.hpp>
 
-#include "merge/merge_sort.cuh"
+#include <gpusort/detail/merge/merge_sort.cuh>
 
 #include <cstddef>
 #include <type_traits>

@@ -5,15 +5,17 @@
 // payload P of the value's width (see payload.cuh); P = no_value for keys.
 #pragma once
 
-#include "context.hpp"
-#include "payload.cuh"
+#include <gpusort/detail/core/context.hpp>
+#include <gpusort/detail/core/payload.cuh>
 
 #include <gpusort/detail/key_traits.hpp>
 #include <gpusort/gpusort.hpp>
 
 #include <cuda_runtime_api.h>
 
+#include <concepts>
 #include <cstddef>
+#include <cstdint>
 
 namespace gpusort::detail {
 
@@ -34,11 +36,19 @@ template <class K, class P> struct sort_problem {
   pivot_rule pivots = pivot_rule::sampled;
 };
 
-// Runs f(order) with the fastest order object equivalent to `ord`: a sort
-// over all bits compares carried bits directly (full_order).
-template <class K, class F> void with_order(const key_order<K>& ord, F&& f) {
-  if (ord.full_range()) f(full_order<K>(ord));
-  else f(ord);
-}
+// What a family is: an algorithm id, whether it compares keys, and the
+// two-phase pair every family provides for every key and payload type:
+//   temp_bytes(p)  the scratch one sort of problem p needs (no CUDA call)
+//   sort(p, temp)  launches it on p.stream, no host synchronisation
+// A comparison family (compares = true) receives full-range problems only:
+// partial bit ranges reach it as (rank, index) pairs (run_family.cuh), so
+// its kernels are compiled for one order type, full_order.
+template <class F>
+concept sort_family = requires(const sort_problem<std::uint32_t, no_value>& p, void* temp) {
+  { F::id } -> std::convertible_to<algorithm>;
+  { F::compares } -> std::convertible_to<bool>;
+  { F::temp_bytes(p) } -> std::same_as<std::size_t>;
+  { F::sort(p, temp) } -> std::same_as<void>;
+};
 
 }  // namespace gpusort::detail

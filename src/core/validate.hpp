@@ -2,7 +2,7 @@
 // before any CUDA call, so a bad call fails the same way with or without a GPU.
 #pragma once
 
-#include "core/context.hpp"
+#include <gpusort/detail/core/context.hpp>
 
 #include <gpusort/gpusort.hpp>
 

@@ -2,7 +2,7 @@
 // cpu_parallel baseline. Stable; same order as the GPU sorts.
 #pragma once
 
-#include "core/context.hpp"
+#include <gpusort/detail/core/context.hpp>
 
 #include <gpusort/gpusort.hpp>
 

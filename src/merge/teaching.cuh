@@ -1,4 +1,4 @@
-// The teaching merge sorts of seed 001, correct for any n, stable.
+// The teaching merge sorts of "Merge sort on CUDA" (Russian, "Сортировка слиянием на CUDA"), correct for any n, stable.
 //
 // merge_recursive  the host recursion of the seed's first version: the
 //                  host splits [lo, hi) in halves (tile-aligned) down to
@@ -15,10 +15,10 @@
 // the end.
 #pragma once
 
-#include "core/context.hpp"
-#include "core/launch.cuh"
-#include "core/temp_layout.hpp"
-#include "merge/merge_sort.cuh"
+#include <gpusort/detail/core/context.hpp>
+#include <gpusort/detail/core/launch.cuh>
+#include <gpusort/detail/core/temp_layout.hpp>
+#include <gpusort/detail/merge/merge_sort.cuh>
 
 #include <cstddef>
 
@@ -32,8 +32,8 @@ __global__ void one_merge_kernel(const K* ka, const P* va, std::size_t na, const
   std::size_t diag = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) * ITEMS;
   if (diag >= na + nb) return;
   global_run<Ord, K> a{ka, ord}, b{kb, ord};
-  std::size_t ia = merge_path(a, na, b, nb, diag, ord);
-  serial_merge<ITEMS>(a, ia, na, b, diag - ia, nb, ord, [&](int r, bool from_a, std::size_t i, const auto&) {
+  std::size_t ia = block::merge_path(a, na, b, nb, diag, ord);
+  block::serial_merge<ITEMS>(a, ia, na, b, diag - ia, nb, ord, [&](int r, bool from_a, std::size_t i, const auto&) {
     kout[diag + r] = from_a ? ka[i] : kb[i];
     if constexpr (!is_no_value<P>) vout[diag + r] = from_a ? va[i] : vb[i];
   });

@@ -1,4 +1,4 @@
-// Bitonic sort for any n (Batcher 1968; seeds 002 and 004; the three-kernel
+// Bitonic sort for any n (Batcher 1968; the lecture notes "MCMD L20: GPU Sorting" and the article "GPU sorting" (2024); the three-kernel
 // structure of NVIDIA's sortingNetworks sample). See bitonic_steps.cuh for
 // the network, the virtual padding and the fused multi-stride passes.
 //
@@ -13,10 +13,10 @@
 // Not stable. Keys and pairs, every key type, any order and bit range.
 #pragma once
 
-#include "core/launch.cuh"
+#include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
 #include "network/bitonic_steps.cuh"
-#include "network/tile_memory.cuh"
+#include <gpusort/detail/block/tile.cuh>
 
 #include <cstddef>
 
@@ -34,14 +34,14 @@ template <class U, class P> struct tuning {
   static constexpr int block_min_blocks = element <= 4 ? 2 : 1;
   static constexpr int global_threads = 256;
   static constexpr int global_min_blocks = element <= 4 ? 4 : 2;  // per SM: loads in flight
-  static constexpr std::size_t shared_bytes = shared_tile<U, P>::bytes(tile);
+  static constexpr std::size_t shared_bytes = block::shared_tile<U, P>::bytes(tile);
 };
 
 // Stages 1..M on the 2^M contiguous elements of one thread, in registers.
 template <int M, class Ord, class U, class P>
 __device__ __forceinline__ void sort_registers(const Ord& ord, U (&k)[1 << M], P (&v)[1 << M]) {
   constexpr int R = 1 << M;
-  auto cx = [&](int lower, int higher) { compare_exchange(ord, k[lower], k[higher], v[lower], v[higher]); };
+  auto cx = [&](int lower, int higher) { block::compare_exchange(ord, k[lower], k[higher], v[lower], v[higher]); };
 #pragma unroll
   for (int ks = 1; ks <= M; ++ks) {
 #pragma unroll
@@ -62,7 +62,7 @@ __device__ __forceinline__ void sort_registers(const Ord& ord, U (&k)[1 << M], P
 // >= lo_end (first = include each stage's mirror step) on a shared tile of
 // `valid` elements, whose network spans 2^log_net.
 template <class T, class Ord, class U, class P>
-__device__ __forceinline__ void tile_passes(const Ord& ord, const shared_tile<U, P>& t, int valid,
+__device__ __forceinline__ void tile_passes(const Ord& ord, const block::shared_tile<U, P>& t, int valid,
                                             int log_net, int ks, bool first) {
   int bit = ks - 1;
   while (bit >= 0) {
@@ -84,12 +84,11 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
   using U = typename key_traits<K>::bits;
   constexpr int M = T::items_log2;
   extern __shared__ uint4 smem[];
-  auto t = shared_tile<U, P>::carve(smem, T::tile);
+  auto t = block::shared_tile<U, P>::carve(smem, T::tile);
   for (std::size_t tile = blockIdx.x; tile * T::tile < n; tile += gridDim.x) {
     std::size_t base = tile * T::tile;
     int valid = int(n - base < std::size_t(T::tile) ? n - base : std::size_t(T::tile));
-    load_tile<T::block_threads>(kin, vin, base, valid, t, ord);
-    __syncthreads();
+    block::load_slice<T::block_threads, T::tile / T::block_threads>(ord, t, kin + base, is_no_value<P> ? vin : vin + base, unsigned(valid));
     // registers: stages 1..M on each thread's contiguous 2^M elements
     {
       unsigned first = threadIdx.x << M;
@@ -110,7 +109,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
     __syncthreads();
     // shared memory: the remaining stages of the tile
     for (int ks = M + 1; ks <= log_net; ++ks) tile_passes<T>(ord, t, valid, log_net, ks, true);
-    store_tile<T::block_threads>(t, valid, kout, vout, base, ord);
+    block::store_slice<T::block_threads, T::tile / T::block_threads>(ord, t, kout + base, is_no_value<P> ? vout : vout + base, unsigned(valid));
     __syncthreads();
   }
 }
@@ -119,7 +118,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
 template <class T, int M, shape S, class K, class P, class Ord>
 __global__ void __launch_bounds__(T::global_threads, T::global_min_blocks)
 global_pass_kernel(K* keys, P* vals, std::size_t n, Ord ord, int lo, std::size_t items) {
-  global_array<K, P, Ord> mem{keys, vals, ord};
+  block::global_array<K, P, Ord> mem{keys, vals, ord};
   std::size_t stride = std::size_t(gridDim.x) * T::global_threads;
   for (std::size_t w = std::size_t(blockIdx.x) * T::global_threads + threadIdx.x; w < items; w += stride)
     run_item<M, S>(ord, mem, lo, w, n);
@@ -131,19 +130,16 @@ __global__ void __launch_bounds__(T::block_threads, T::block_min_blocks)
 tile_merge_kernel(K* keys, P* vals, std::size_t n, Ord ord) {
   using U = typename key_traits<K>::bits;
   extern __shared__ uint4 smem[];
-  auto t = shared_tile<U, P>::carve(smem, T::tile);
+  auto t = block::shared_tile<U, P>::carve(smem, T::tile);
   for (std::size_t tile = blockIdx.x; tile * T::tile < n; tile += gridDim.x) {
     std::size_t base = tile * T::tile;
     int valid = int(n - base < std::size_t(T::tile) ? n - base : std::size_t(T::tile));
-    load_tile<T::block_threads>(keys, vals, base, valid, t, ord);
-    __syncthreads();
+    block::load_slice<T::block_threads, T::tile / T::block_threads>(ord, t, keys + base, is_no_value<P> ? vals : vals + base, unsigned(valid));
     tile_passes<T>(ord, t, valid, T::tile_log2, T::tile_log2, false);  // half steps, bits tile_log2-1..0
-    store_tile<T::block_threads>(t, valid, keys, vals, base, ord);
+    block::store_slice<T::block_threads, T::tile / T::block_threads>(ord, t, keys + base, is_no_value<P> ? vals : vals + base, unsigned(valid));
     __syncthreads();
   }
 }
-
-template <class K, class P> std::size_t temp_bytes(const sort_problem<K, P>&) { return 0; }
 
 template <class K, class P, class Ord> void sort_with(const sort_problem<K, P>& p, const Ord& ord) {
   using U = typename key_traits<K>::bits;
@@ -181,10 +177,15 @@ template <class K, class P, class Ord> void sort_with(const sort_problem<K, P>& 
   }
 }
 
-template <class K, class P> void sort(const sort_problem<K, P>& p, void* /*temp*/) {
-  if (p.n == 0) return;
-  if (p.n == 1) return copy_to_output(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, p.stream);
-  with_order(p.ord, [&](const auto& ord) { sort_with(p, ord); });
-}
+struct family {
+  static constexpr algorithm id = algorithm::bitonic;
+  static constexpr bool compares = true;
+  template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>&) { return 0; }
+  template <class K, class P> static void sort(const sort_problem<K, P>& p, void* /*temp*/) {
+    if (p.n == 0) return;
+    if (p.n == 1) return copy_to_output(*p.ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, p.stream);
+    sort_with(p, full_order<K>(p.ord));
+  }
+};
 
 }  // namespace gpusort::detail::bitonic

@@ -1,4 +1,4 @@
-// Bitonic sort for any n: fused multi-stride steps (Batcher 1968; seed 004
+// Bitonic sort for any n: fused multi-stride steps (Batcher 1968; the article "GPU sorting" (2024)
 // and NVIDIA's sortingNetworks sample teach the power-of-two form).
 //
 // Any n. We sort the next power of two N2 >= n, with virtual padding: index
@@ -21,7 +21,7 @@
 // plan_next() cuts one stage's strides into such passes.
 #pragma once
 
-#include "network/compare_exchange.cuh"
+#include <gpusort/detail/block/compare_exchange.cuh>
 
 #include <cstddef>
 
@@ -95,7 +95,7 @@ template <int M, shape S, class Idx> struct item_layout {
 template <int M, shape S, class Ord, class U, class P>
 __device__ __forceinline__ void item_network(const Ord& ord, U (&k)[1 << M], P (&v)[1 << M]) {
   constexpr int R = 1 << M;
-  auto cx = [&](int lower, int higher) { compare_exchange(ord, k[lower], k[higher], v[lower], v[higher]); };
+  auto cx = [&](int lower, int higher) { block::compare_exchange(ord, k[lower], k[higher], v[lower], v[higher]); };
   // the stage's mirror step, then its half steps from bit `top` down
   constexpr int top = S == shape::half ? M - 1 : (S == shape::mirror_local ? M - 2 : M - 3);
   if constexpr (S == shape::mirror_local) {

@@ -1,4 +1,4 @@
-// Odd-even transposition sort (Habermann 1972; seed 000 part I, seed 002),
+// Odd-even transposition sort (Habermann 1972; CUDA lecture 6, "Understanding parallel thinking from the parallel sort method", part I; the lecture notes "MCMD L20: GPU Sorting"),
 // lifted from elements to sorted runs (Baudet & Stevenson 1978): with P
 // sorted runs, P rounds of "merge-split" between neighbouring runs - even
 // pairs (0,1)(2,3).., then odd pairs (1,2)(3,4).. - sort everything; the left
@@ -11,11 +11,11 @@
 // from the left run.
 #pragma once
 
-#include "core/launch.cuh"
+#include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
-#include "merge/merge_in_tile.cuh"
-#include "network/thread_sort.cuh"
-#include "network/tile_memory.cuh"
+#include <gpusort/detail/block/merge.cuh>
+#include <gpusort/detail/block/thread_sort.cuh>
+#include <gpusort/detail/block/tile.cuh>
 
 #include <cstddef>
 
@@ -26,8 +26,8 @@ template <class U, class P> struct tuning {
   static constexpr int items = element <= 8 ? 16 : 8;  // per thread
   static constexpr int threads = 256;
   static constexpr int tile = threads * items;
-  static constexpr std::size_t block_shared_bytes = shared_tile<U, P>::bytes(tile);
-  static constexpr std::size_t merge_shared_bytes = shared_tile<U, P>::bytes(2 * tile);
+  static constexpr std::size_t block_shared_bytes = block::shared_tile<U, P>::bytes(tile);
+  static constexpr std::size_t merge_shared_bytes = block::shared_tile<U, P>::bytes(2 * tile);
 };
 
 // Block level: sorts each tile of `valid` elements (padded to the tile with
@@ -39,12 +39,12 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
   using U = typename key_traits<K>::bits;
   constexpr int I = T::items;
   extern __shared__ uint4 smem[];
-  auto t = shared_tile<U, P>::carve(smem, T::tile);
+  auto t = block::shared_tile<U, P>::carve(smem, T::tile);
   const int me = threadIdx.x;
   for (std::size_t tile = blockIdx.x; tile * T::tile < n; tile += gridDim.x) {
     std::size_t base = tile * T::tile;
     int valid = int(n - base < std::size_t(T::tile) ? n - base : std::size_t(T::tile));
-    load_tile<T::threads>(kin, vin, base, valid, t, ord);
+    block::load_slice<T::threads, T::items>(ord, t, kin + base, is_no_value<P> ? vin : vin + base, unsigned(valid));
     for (int i = valid + me; i < T::tile; i += T::threads) t.keys[t.slot(i)] = ord.pad();
     __syncthreads();
     // thread: sort my ITEMS in registers
@@ -52,7 +52,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
     P v[I];
 #pragma unroll
     for (int r = 0; r < I; ++r) t.load(unsigned(me) * I + r, k[r], v[r]);
-    thread_sort(ord, k, v);
+    block::thread_sort(ord, k, v);
     // block: THREADS rounds of merge-split between neighbouring runs
     for (int round = 0; round < T::threads; ++round) {
 #pragma unroll
@@ -84,7 +84,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
 #pragma unroll
     for (int r = 0; r < I; ++r) t.store(unsigned(me) * I + r, k[r], v[r]);
     __syncthreads();
-    store_tile<T::threads>(t, valid, kout, vout, base, ord);
+    block::store_slice<T::threads, T::items>(ord, t, kout + base, is_no_value<P> ? vout : vout + base, unsigned(valid));
     __syncthreads();
   }
 }
@@ -97,21 +97,18 @@ __global__ void __launch_bounds__(T::threads)
 merge_split_kernel(K* keys, P* vals, std::size_t n, Ord ord, int parity, std::size_t pairs) {
   using U = typename key_traits<K>::bits;
   extern __shared__ uint4 smem[];
-  auto t = shared_tile<U, P>::carve(smem, 2 * T::tile);
+  auto t = block::shared_tile<U, P>::carve(smem, 2 * T::tile);
   for (std::size_t pair = blockIdx.x; pair < pairs; pair += gridDim.x) {
     std::size_t base = (2 * pair + parity) * T::tile;
     std::size_t na = T::tile;
     std::size_t nb = n - (base + na) < std::size_t(T::tile) ? n - (base + na) : std::size_t(T::tile);
     int total = int(na + nb);
-    load_tile<T::threads>(keys, vals, base, total, t, ord);
-    __syncthreads();
-    merge_in_tile<2 * T::items>(t, unsigned(na), unsigned(total), ord);
-    store_tile<T::threads>(t, total, keys, vals, base, ord);
+    block::load_slice<T::threads, 2 * T::items>(ord, t, keys + base, is_no_value<P> ? vals : vals + base, unsigned(total));
+    block::merge_in_tile<2 * T::items>(t, unsigned(na), unsigned(total), ord);
+    block::store_slice<T::threads, 2 * T::items>(ord, t, keys + base, is_no_value<P> ? vals : vals + base, unsigned(total));
     __syncthreads();
   }
 }
-
-template <class K, class P> std::size_t temp_bytes(const sort_problem<K, P>&) { return 0; }
 
 template <class K, class P, class Ord> void sort_with(const sort_problem<K, P>& p, const Ord& ord) {
   using U = typename key_traits<K>::bits;
@@ -138,9 +135,14 @@ template <class K, class P, class Ord> void sort_with(const sort_problem<K, P>& 
   }
 }
 
-template <class K, class P> void sort(const sort_problem<K, P>& p, void* /*temp*/) {
-  if (p.n == 0) return;
-  with_order(p.ord, [&](const auto& ord) { sort_with(p, ord); });
-}
+struct family {
+  static constexpr algorithm id = algorithm::odd_even;
+  static constexpr bool compares = true;
+  template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>&) { return 0; }
+  template <class K, class P> static void sort(const sort_problem<K, P>& p, void* /*temp*/) {
+    if (p.n == 0) return;
+    sort_with(p, full_order<K>(p.ord));
+  }
+};
 
 }  // namespace gpusort::detail::odd_even

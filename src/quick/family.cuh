@@ -1,7 +1,7 @@
 // gpusort::algorithm::quick: GPU quicksort after Cederman & Tsigas 2008
 // ("A practical quicksort algorithm for graphics processors") and seed
 // 004's warp-ballot partition (NVIDIA's cdpAdvancedQuicksort), with
-// multi-pivot partitions (Aumüller & Dietzfelbinger 2016); issue 5.
+// multi-pivot partitions (Aumüller & Dietzfelbinger 2016).
 // Not stable. Keys and pairs, every key type, both orders, bit ranges:
 // keys compare as carried bits under key_order / full_order, so "equal"
 // means neither is less.
@@ -56,11 +56,13 @@
 // n <= small_max is one block sort.
 #pragma once
 
-#include "core/launch.cuh"
+#include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
-#include "core/temp_layout.hpp"
-#include "merge/merge_sort.cuh"
-#include "merge/segment_sort.cuh"
+#include <gpusort/detail/core/temp_layout.hpp>
+#include <gpusort/detail/merge/merge_sort.cuh>
+#include <gpusort/detail/merge/segment_sort.cuh>
+#include "partition/count.cuh"
+#include "partition/scatter.cuh"
 #include "quick/partition.cuh"
 #include "quick/queues.cuh"
 #include "quick/schedule.cuh"
@@ -105,16 +107,6 @@ template <class Tune, class K, class P> struct plan {
   }
 };
 
-// Blocks of `kernel` that fit on the device at once: persistent grids.
-template <class Kernel> unsigned resident_grid(const call_context& ctx, Kernel kernel, int threads) {
-  int dev = 0, sms = 0, per_sm = 0;
-  ctx.check(cudaGetDevice(&dev), "cudaGetDevice");
-  ctx.check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
-  ctx.check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
-            "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  return unsigned(std::max(sms, 1) * std::max(per_sm, 1));
-}
-
 template <class Tune, class K, class P, class Ord>
 void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   using Block = typename Tune::block;
@@ -132,14 +124,15 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   const queues<Seg>& q = pl.q;
   auto small_sort = merge::segment_sort_kernel<Tune::leaf_threads, Tune::leaf_items, Tune::leaf_blocks, K, P, Ord, small_list>;
   auto pivots = pivot_kernel<Tune, K, Ord, Seg>;
-  auto count = count_kernel<Tune, K, Ord, Seg>;
+  using Policy = level_policy<Tune, Seg>;
+  auto count = partition::count_kernel<Policy, K, Ord>;
   auto offsets = offsets_kernel<Tune, Seg>;
-  auto partition = partition_kernel<Tune, K, P, Ord, Seg>;
+  auto scatter = partition::scatter_kernel<Policy, K, P, Ord>;
   auto file = file_kernel<Tune, Seg>;
   constexpr int list_threads = 256;  // offsets and file: one thread per segment or class
   const unsigned pivot_grid = resident_grid(ctx, pivots, Tune::schedule_threads);
   const unsigned count_grid = resident_grid(ctx, count, Tune::threads);
-  const unsigned partition_grid = resident_grid(ctx, partition, Tune::threads);
+  const unsigned partition_grid = resident_grid(ctx, scatter, Tune::threads);
   const unsigned list_grid = resident_grid(ctx, file, list_threads);
   const unsigned small_grid = resident_grid(ctx, small_sort, Tune::leaf_threads);
 
@@ -159,12 +152,12 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
     pivots<<<pivot_grid, Tune::schedule_threads, 0, st>>>(ksrc, ord, q, level);
     ctx.check_launch("quick pivots");
     const counter* items = &q.slots[level].next;
-    count<<<count_grid, Tune::threads, 0, st>>>(ksrc, ord, q.list(level), q.map, items);
+    const Policy pol{q.list(level), q.map, items};
+    count<<<count_grid, Tune::threads, 0, st>>>(ksrc, ord, pol);
     ctx.check_launch("quick count");
     offsets<<<list_grid, list_threads, 0, st>>>(q, level);
     ctx.check_launch("quick offsets");
-    partition<<<partition_grid, Tune::threads, 0, st>>>(ksrc, vsrc, kdst(level), vdst(level), ord, q.list(level),
-                                                         q.map, items);
+    scatter<<<partition_grid, Tune::threads, 0, st>>>(ksrc, vsrc, kdst(level), vdst(level), ord, pol);
     ctx.check_launch("quick partition");
     file<<<list_grid, list_threads, 0, st>>>(q, level);
     ctx.check_launch("quick file");
@@ -206,10 +199,12 @@ template <class Tune, class K, class P> std::size_t temp_bytes_with(const sort_p
 }
 template <class Tune, class K, class P> void sort_tuned(const sort_problem<K, P>& p, void* temp) {
   if (p.n == 0) return;
-  with_order(p.ord, [&](const auto& ord) { sort_with<Tune>(p, ord, temp); });
+  sort_with<Tune>(p, full_order<K>(p.ord), temp);
 }
 
 struct family {
+  static constexpr algorithm id = algorithm::quick;
+  static constexpr bool compares = true;
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     return temp_bytes_with<tune_for<K, P>>(p);
   }

@@ -1,4 +1,4 @@
-// GPU quicksort: pivot selection by sampling (issue 5; seed 004 and
+// GPU quicksort: pivot selection by sampling; the article "GPU sorting" (2024) and
 // Cederman & Tsigas use a fixed position or median of three, which sorted,
 // organ-pipe and median-of-3-killer inputs defeat).
 //

@@ -1,4 +1,4 @@
-// GPU quicksort: the device-side work lists that replace seed 004's
+// GPU quicksort: the device-side work lists that replace the article "GPU sorting" (2024)'s
 // dynamic-parallelism recursion and ring-buffer stack (Cederman & Tsigas
 // 2008 keep a similar list of sequences on the host; ours stays on the
 // device). Every list is filled by atomicAdd on a per-level counter, so a
@@ -20,7 +20,7 @@
 //   fallback    children still large at the depth limit (merge::sort)
 #pragma once
 
-#include "merge/segment_sort.cuh"
+#include <gpusort/detail/merge/segment_sort.cuh>
 
 #include <cstddef>
 

@@ -1,6 +1,6 @@
 // GPU quicksort: scheduling, i.e. the recursion step, on the device.
 // Cederman & Tsigas 2008 let the last block of a sequence (found by an
-// atomic decrement) pick the next pivots; seed 004 launches child grids by
+// atomic decrement) pick the next pivots; the article "GPU sorting" (2024) launches child grids by
 // dynamic parallelism. Here a few launches per level do it for every
 // segment of the level at once:
 //
@@ -25,10 +25,12 @@
 //               larger, too deep     fallback list (merge::sort, host)
 #pragma once
 
-#include "core/payload.cuh"
-#include "merge/block_merge_sort.cuh"
+#include <gpusort/detail/core/payload.cuh>
+#include <gpusort/detail/block/merge_sort.cuh>
 #include "quick/pivot.cuh"
 #include "quick/queues.cuh"
+
+#include <gpusort/detail/block/scan.cuh>
 
 #include <cstddef>
 
@@ -49,7 +51,7 @@ __global__ void __launch_bounds__(Tune::schedule_threads)
 pivot_kernel(const K* keys, Ord ord, queues<Seg> q, int level) {
   using U = typename Ord::carried;
   constexpr int S = Tune::samples, TH = Tune::schedule_threads, IT = Tune::sample_items, CH = Tune::chunk;
-  __shared__ merge::tile_storage<U, no_value, S> sorted;
+  __shared__ block::tile_storage<U, no_value, S> sorted;
   const std::size_t segs = std::size_t(q.slots[level].next >> Tune::chunk_bits);
   Seg* list = q.list(level);
   const int t = int(threadIdx.x);
@@ -61,7 +63,7 @@ pivot_kernel(const K* keys, Ord ord, queues<Seg> q, int level) {
     no_value v[IT];
 #pragma unroll
     for (int r = 0; r < IT; ++r) k[r] = ord.encode(keys[sample_index<S>(begin, size, level, t * IT + r)]);
-    merge::block_merge_sort<TH, IT>(ord, k, v, S, sorted);
+    block::block_merge_sort<TH, IT>(ord, k, v, S, sorted);
     // pick: pivot j at quantile (j + 1) / fanout; the rest repeat the last
     const int r = Tune::fanout(size);
     for (int j = t; j < Tune::pivots; j += TH) sg.pivot[j] = sorted.keys[(j + 1 < r ? j + 1 : r - 1) * S / r];
@@ -84,19 +86,12 @@ template <class Tune, class Seg> __global__ void offsets_kernel(queues<Seg> q, i
   static_assert(Tune::classes <= 64, "two classes a lane");
   const std::size_t segs = std::size_t(q.slots[level].next >> Tune::chunk_bits);
   Seg* list = q.list(level);
-  const unsigned lane = threadIdx.x % 32;
-  const int c = 2 * int(lane);
+  const int c = 2 * int(block::lane_id());
   for (std::size_t p = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32; p < segs;
        p += std::size_t(gridDim.x) * blockDim.x / 32) {
     Seg& sg = list[p];
     const counter a = c < Tune::classes ? sg.count[c] : 0, b = c + 1 < Tune::classes ? sg.count[c + 1] : 0;
-    counter at = a + b;  // inclusive scan over the lanes
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      const counter up = __shfl_up_sync(~0u, at, d);
-      if (int(lane) >= d) at += up;
-    }
-    at += sg.begin - a - b;
+    counter at = block::warp_inclusive_sum(a + b) + sg.begin - a - b;
     if (c < Tune::classes) sg.cursor[c] = at;
     if (c + 1 < Tune::classes) sg.cursor[c + 1] = at + a;
   }

@@ -1,13 +1,13 @@
 // GPU quicksort (Cederman & Tsigas 2008, "A practical quicksort algorithm
-// for graphics processors"; seed 004's warp-ballot partition; multi-pivot
+// for graphics processors"; the article "GPU sorting" (2024)'s warp-ballot partition; multi-pivot
 // partitions after Aumüller & Dietzfelbinger 2016, "How to Generalize
 // Quicksort"): the one tuning struct, read by kernels and host alike. See
 // family.cuh for the design and the phases.
 #pragma once
 
-#include "core/launch.cuh"
-#include "core/payload.cuh"
-#include "merge/merge_sort.cuh"
+#include <gpusort/detail/core/launch.cuh>
+#include <gpusort/detail/core/payload.cuh>
+#include <gpusort/detail/merge/merge_sort.cuh>
 
 #include <cstddef>
 

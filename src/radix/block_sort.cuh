@@ -1,5 +1,5 @@
 // Block radix sort: each block sorts one tile in shared memory with an LSD
-// radix sort of RADIX_BITS-bit digits (seed 003: "sort tiles that fit in
+// radix sort of RADIX_BITS-bit digits (Cozzi, "Parallel Algorithms Continued" (CIS 565, 2012): "sort tiles that fit in
 // shared memory with radix sort"; the ranking is block_rank.cuh's
 // multi-split, Adinets & Merrill 2022).
 //
@@ -14,9 +14,10 @@
 // small-n path (one block, one launch).
 #pragma once
 
-#include "core/launch.cuh"
+#include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
-#include "radix/block_rank.cuh"
+#include <gpusort/detail/block/rank.cuh>
+#include <gpusort/detail/block/striped.cuh>
 #include "radix/digit.cuh"
 
 #include <cstddef>
@@ -29,7 +30,7 @@ template <int THREADS, int ITEMS, int RADIX_BITS, class U, class P> struct block
   static constexpr int items = ITEMS;
   static constexpr int radix_bits = RADIX_BITS;
   static constexpr int tile = THREADS * ITEMS;
-  using ranker = block_rank<THREADS, ITEMS, RADIX_BITS>;
+  using ranker = block::block_rank<THREADS, ITEMS, RADIX_BITS>;
 
   // Shared memory: the ranker's histograms, or the exchange of keys and values.
   static constexpr std::size_t keys_bytes = (std::size_t(tile) * sizeof(U) + 15) / 16 * 16;
@@ -61,14 +62,11 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, k
     const unsigned valid = unsigned(n - base < std::size_t(C::tile) ? n - base : std::size_t(C::tile));
     U key[I];
     P val[I];
-#pragma unroll
-    for (int i = 0; i < I; ++i) {
-      const unsigned s = ranker::slot(i);
-      key[i] = s < valid ? in[base + s] : pad;
-      if constexpr (!is_no_value<P>) {
-        if (s < valid) val[i] = vin[base + s];
-      }
-    }
+    block::for_striped<false, I>(int(valid), [&](int i, unsigned s, bool live) {
+      key[i] = live ? in[base + s] : pad;
+      if constexpr (!is_no_value<P>)
+        if (live) val[i] = vin[base + s];
+    });
     for (int pass = 0; pass < passes; ++pass) {
       const auto digit = digit_map<K>::of(ord, C::radix_bits, pass);
       unsigned ranks[I], counts[ranker::bins_per_thread], starts[ranker::bins_per_thread];

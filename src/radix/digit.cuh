@@ -111,6 +111,4 @@ template <class K> GPUSORT_HD typename key_traits<K>::bits pad_bits(const key_or
   return key_traits<K>::untwiddle(ord.pad());
 }
 
-template <class K> GPUSORT_HD typename key_traits<K>::bits raw_bits(K k) { return key_traits<K>::raw(k); }
-
 }  // namespace gpusort::detail::radix

@@ -21,9 +21,9 @@
 // passes need no memsets. Stable; bit-identical to cub::DeviceRadixSort.
 #pragma once
 
-#include "core/launch.cuh"
+#include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
-#include "core/temp_layout.hpp"
+#include <gpusort/detail/core/temp_layout.hpp>
 #include "radix/block_sort.cuh"
 #include "radix/digit.cuh"
 #include "radix/onesweep_histogram.cuh"
@@ -87,109 +87,107 @@ template <class K, class P> struct buffers {
   }
 };
 
-template <class K, class P> std::size_t temp_bytes(const sort_problem<K, P>& p) {
-  temp_layout t;
-  buffers<K, P> b(t, p);
-  return t.bytes();
-}
+struct family {
+  static constexpr algorithm id = algorithm::radix_onesweep;
+  static constexpr bool compares = false;
 
-inline unsigned sm_count(const call_context& ctx) {
-  int dev = 0, sms = 0;
-  ctx.check(cudaGetDevice(&dev), "cudaGetDevice");
-  ctx.check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
-  return unsigned(sms);
-}
+  template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
+    temp_layout t;
+    buffers<K, P> b(t, p);
+    return t.bytes();
+  }
 
-template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
-  using U = typename key_traits<K>::bits;
-  using T = tuning<U, P>;
-  const call_context& ctx = *p.ctx;
-  if (p.n == 0) return;
-  const int passes = radix::pass_count(p.ord, T::radix_bits);
+  template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
+    using U = typename key_traits<K>::bits;
+    using T = tuning<U, P>;
+    const call_context& ctx = *p.ctx;
+    if (p.n == 0) return;
+    const int passes = radix::pass_count(p.ord, T::radix_bits);
 
-  // small n: one block, one launch
-  if constexpr (T::small_counters) {
-    if (p.n <= std::size_t(T::small_counter_quarter::tile)) {
-      radix::small_sort<typename T::small_counter_quarter>(p, "radix onesweep small sort");
+    // small n: one block, one launch
+    if constexpr (T::small_counters) {
+      if (p.n <= std::size_t(T::small_counter_quarter::tile)) {
+        radix::small_sort<typename T::small_counter_quarter>(p, "radix onesweep small sort");
+        return;
+      }
+      if (p.n <= std::size_t(T::small_counter_half::tile)) {
+        radix::small_sort<typename T::small_counter_half>(p, "radix onesweep small sort");
+        return;
+      }
+      if (p.n <= std::size_t(T::small_counter::tile)) {
+        radix::small_sort<typename T::small_counter>(p, "radix onesweep small sort");
+        return;
+      }
+    }
+    if (p.n <= std::size_t(T::small_half::tile)) {
+      radix::block_sort<typename T::small_half>(p, p.keys_in, p.keys_out, p.vals_in, p.vals_out, passes, 1,
+                                                "radix onesweep small sort");
       return;
     }
-    if (p.n <= std::size_t(T::small_counter_half::tile)) {
-      radix::small_sort<typename T::small_counter_half>(p, "radix onesweep small sort");
+    if (p.n <= std::size_t(T::small::tile)) {
+      radix::block_sort<typename T::small>(p, p.keys_in, p.keys_out, p.vals_in, p.vals_out, passes, 1,
+                                           "radix onesweep small sort");
       return;
     }
-    if (p.n <= std::size_t(T::small_counter::tile)) {
-      radix::small_sort<typename T::small_counter>(p, "radix onesweep small sort");
-      return;
+
+    temp_layout t(temp);
+    const buffers<K, P> b(t, p);
+    const auto split = portion_split<T>::of(p.n);
+    const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
+    const int slots = passes + (in_place && passes % 2 == 1 ? 1 : 0);
+    ctx.check(cudaMemsetAsync(b.hist, 0, b.zero_bytes, p.stream), "cudaMemsetAsync(radix onesweep counters)");
+
+    // histograms, scan, plan
+    pass_digits<K, T::max_passes> digits{};
+    digits.passes = passes;
+    for (int i = 0; i < passes; ++i) digits.pass[i] = radix::digit_map<K>::of(p.ord, T::radix_bits, i);
+    if (p.n <= T::fused_max) {
+      histogram_scan_kernel<T, K><<<1, T::bins, 0, p.stream>>>(p.keys_in, p.n, digits, b.base, b.plan, slots, in_place);
+      ctx.check_launch("radix onesweep histogram+scan");
+    } else {
+      const std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
+      const std::size_t wanted = (b.max_tiles * T::tile + per_block - 1) / per_block;
+      const std::size_t most = std::size_t(sm_count(ctx)) * T::hist_blocks_per_sm;
+      const dim3 grid(unsigned(wanted < most ? wanted : most), unsigned(b.portions));
+      histogram_kernel<T, K><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, split.keys, digits, b.hist);
+      ctx.check_launch("radix onesweep histogram");
+      scan_kernel<T><<<1, T::bins, 0, p.stream>>>(b.hist, b.base, passes, b.portions, p.n, b.plan, slots, in_place);
+      ctx.check_launch("radix onesweep scan");
+    }
+
+    // one launch per slot and portion
+    auto kernel = onesweep_pass_kernel<T, K, P>;
+    constexpr std::size_t shared_bytes = pass_shared<T, U, P>::bytes;
+    allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix onesweep pass)");
+    auto tiles_of = [&](std::size_t q) { return (split.size(q, p.n) + T::tile - 1) / T::tile; };
+    const std::size_t launches = std::size_t(slots) * b.portions;
+    for (std::size_t e = 0; e < launches; ++e) {
+      const int slot = int(e / b.portions);
+      const std::size_t q = e % b.portions;
+      const int pass = slot < passes ? slot : passes - 1;  // the extra slot only copies
+      pass_args<K, P> a{};
+      a.keys_in = reinterpret_cast<const U*>(p.keys_in);
+      a.keys_out = reinterpret_cast<U*>(p.keys_out);
+      a.keys_alt = reinterpret_cast<U*>(b.keys_alt);
+      a.vals_in = p.vals_in;
+      a.vals_out = p.vals_out;
+      a.vals_alt = b.vals_alt;
+      a.plan = b.plan;
+      a.slot = slot;
+      a.portion_start = split.start(q);
+      a.portion_n = unsigned(split.size(q, p.n));
+      a.base = b.base + (std::size_t(pass) * b.portions + q) * T::bins;
+      a.next_base = q + 1 < b.portions ? b.base + (std::size_t(pass) * b.portions + q + 1) * T::bins : nullptr;
+      a.lookback = b.lookback[e % 2];
+      a.counter = b.counters + e;
+      a.next_lookback = b.lookback[(e + 1) % 2];
+      a.next_words = e + 1 < launches ? tiles_of((q + 1) % b.portions) * T::bins : 0;
+      a.digit = digits.pass[pass];
+      a.pad = radix::pad_bits(p.ord);
+      kernel<<<unsigned(tiles_of(q)), T::threads, shared_bytes, p.stream>>>(a);
+      ctx.check_launch("radix onesweep pass");
     }
   }
-  if (p.n <= std::size_t(T::small_half::tile)) {
-    radix::block_sort<typename T::small_half>(p, p.keys_in, p.keys_out, p.vals_in, p.vals_out, passes, 1,
-                                              "radix onesweep small sort");
-    return;
-  }
-  if (p.n <= std::size_t(T::small::tile)) {
-    radix::block_sort<typename T::small>(p, p.keys_in, p.keys_out, p.vals_in, p.vals_out, passes, 1,
-                                         "radix onesweep small sort");
-    return;
-  }
-
-  temp_layout t(temp);
-  const buffers<K, P> b(t, p);
-  const auto split = portion_split<T>::of(p.n);
-  const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
-  const int slots = passes + (in_place && passes % 2 == 1 ? 1 : 0);
-  ctx.check(cudaMemsetAsync(b.hist, 0, b.zero_bytes, p.stream), "cudaMemsetAsync(radix onesweep counters)");
-
-  // histograms, scan, plan
-  pass_digits<K, T::max_passes> digits{};
-  digits.passes = passes;
-  for (int i = 0; i < passes; ++i) digits.pass[i] = radix::digit_map<K>::of(p.ord, T::radix_bits, i);
-  if (p.n <= T::fused_max) {
-    histogram_scan_kernel<T, K><<<1, T::bins, 0, p.stream>>>(p.keys_in, p.n, digits, b.base, b.plan, slots, in_place);
-    ctx.check_launch("radix onesweep histogram+scan");
-  } else {
-    const std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
-    const std::size_t wanted = (b.max_tiles * T::tile + per_block - 1) / per_block;
-    const std::size_t most = std::size_t(sm_count(ctx)) * T::hist_blocks_per_sm;
-    const dim3 grid(unsigned(wanted < most ? wanted : most), unsigned(b.portions));
-    histogram_kernel<T, K><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, split.keys, digits, b.hist);
-    ctx.check_launch("radix onesweep histogram");
-    scan_kernel<T><<<1, T::bins, 0, p.stream>>>(b.hist, b.base, passes, b.portions, p.n, b.plan, slots, in_place);
-    ctx.check_launch("radix onesweep scan");
-  }
-
-  // one launch per slot and portion
-  auto kernel = onesweep_pass_kernel<T, K, P>;
-  constexpr std::size_t shared_bytes = pass_shared<T, U, P>::bytes;
-  allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix onesweep pass)");
-  auto tiles_of = [&](std::size_t q) { return (split.size(q, p.n) + T::tile - 1) / T::tile; };
-  const std::size_t launches = std::size_t(slots) * b.portions;
-  for (std::size_t e = 0; e < launches; ++e) {
-    const int slot = int(e / b.portions);
-    const std::size_t q = e % b.portions;
-    const int pass = slot < passes ? slot : passes - 1;  // the extra slot only copies
-    pass_args<K, P> a{};
-    a.keys_in = reinterpret_cast<const U*>(p.keys_in);
-    a.keys_out = reinterpret_cast<U*>(p.keys_out);
-    a.keys_alt = reinterpret_cast<U*>(b.keys_alt);
-    a.vals_in = p.vals_in;
-    a.vals_out = p.vals_out;
-    a.vals_alt = b.vals_alt;
-    a.plan = b.plan;
-    a.slot = slot;
-    a.portion_start = split.start(q);
-    a.portion_n = unsigned(split.size(q, p.n));
-    a.base = b.base + (std::size_t(pass) * b.portions + q) * T::bins;
-    a.next_base = q + 1 < b.portions ? b.base + (std::size_t(pass) * b.portions + q + 1) * T::bins : nullptr;
-    a.lookback = b.lookback[e % 2];
-    a.counter = b.counters + e;
-    a.next_lookback = b.lookback[(e + 1) % 2];
-    a.next_words = e + 1 < launches ? tiles_of((q + 1) % b.portions) * T::bins : 0;
-    a.digit = digits.pass[pass];
-    a.pad = radix::pad_bits(p.ord);
-    kernel<<<unsigned(tiles_of(q)), T::threads, shared_bytes, p.stream>>>(a);
-    ctx.check_launch("radix onesweep pass");
-  }
-}
+};
 
 }  // namespace gpusort::detail::radix_onesweep

@@ -19,7 +19,7 @@
 // For few keys, one block does the histogram and the scan in one launch.
 #pragma once
 
-#include "radix/block_rank.cuh"
+#include <gpusort/detail/block/rank.cuh>
 #include "radix/digit.cuh"
 #include "radix/onesweep_plan.hpp"
 #include "radix/onesweep_tuning.cuh"
@@ -104,7 +104,7 @@ __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned lon
     const unsigned* h = hist + std::size_t(p) * portions * T::bins + b;
     unsigned long long total = 0;
     for (std::size_t q = 0; q < portions; ++q) total += h[q * T::bins];
-    base[std::size_t(p) * portions * T::bins + b] = radix::block_exclusive_sum<T::bins>(total, warp_sums);
+    base[std::size_t(p) * portions * T::bins + b] = block::block_exclusive_sum<T::bins>(total, warp_sums);
     const int constant = __syncthreads_or(total == n);
     if (b == 0) skip[p] = constant;
   }

@@ -20,7 +20,8 @@
 // onesweep_histogram.cuh) may instead say skip or copy.
 #pragma once
 
-#include "radix/block_rank.cuh"
+#include <gpusort/detail/block/rank.cuh>
+#include <gpusort/detail/block/striped.cuh>
 #include "radix/digit.cuh"
 #include "radix/onesweep_plan.hpp"
 #include "radix/onesweep_tuning.cuh"
@@ -59,7 +60,7 @@ template <class K, class P> struct pass_args {
 // keys and values are stored to the exchange while ranks are still being
 // made, and no rank is held in a register (u32 pairs: 84 KB a block).
 template <class T, class U, class P> struct pass_shared {
-  using ranker = radix::block_rank<T::threads, T::items, T::radix_bits>;
+  using ranker = block::block_rank<T::threads, T::items, T::radix_bits>;
   static constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
   static constexpr std::size_t keys_bytes = align16(std::size_t(T::tile) * sizeof(U));
   static constexpr std::size_t vals_bytes = is_no_value<P> ? 0 : align16(std::size_t(T::tile) * sizeof(P));
@@ -97,7 +98,7 @@ __device__ __forceinline__ unsigned peek(unsigned* word) {
 template <class T, class K, class P, int BPT>
 __device__ __forceinline__ void look_back(const pass_args<K, P>& a, unsigned tile, bool last, const unsigned (&counts)[BPT],
                                           const unsigned (&starts)[BPT], unsigned long long* global) {
-  using ranker = radix::block_rank<T::threads, T::items, T::radix_bits>;
+  using ranker = block::block_rank<T::threads, T::items, T::radix_bits>;
 #pragma unroll
   for (int u = 0; u < BPT; ++u) {
     const int b = ranker::thread_bin(u);
@@ -165,31 +166,24 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   // load, in carried form (digit_map::carry: the twiddle once per key, not
   // once per digit extraction; identity for unsigned keys). Values are
   // loaded with the keys, so their latency hides under the ranking: they
-  // take the registers a rank array would (u32 pairs: 2.13 ms at 2^26 when
-  // values were loaded after the key scatter and exchanged by held ranks).
-  // Full tiles take an unguarded copy of the loop: with the guard inside,
-  // ptxas kept a predicate per item and shuffled them through registers
-  // (P2R, ISETP, PLOP3: about 10 instructions a key around the loads)
+  // take the registers a rank array would.
+  // Full tiles take the unguarded load (block/striped.cuh).
   using dmap = radix::digit_map<K>;
   U key[I];
   P val[pairs ? I : 1];
   const U* tile_keys = src + first;
   const P* tile_vals = pairs ? vsrc + first : vsrc;
   if (full) {
-#pragma unroll
-    for (int i = 0; i < I; ++i) {
-      key[i] = dmap::carry(tile_keys[ranker::slot(i)]);
-      if constexpr (pairs) val[i] = tile_vals[ranker::slot(i)];
-    }
+    block::for_striped<true, I>(int(valid), [&](int i, unsigned slot, bool) {
+      key[i] = dmap::carry(tile_keys[slot]);
+      if constexpr (pairs) val[i] = tile_vals[slot];
+    });
   } else {
-#pragma unroll
-    for (int i = 0; i < I; ++i) {
-      const unsigned slot = ranker::slot(i);
-      key[i] = dmap::carry(slot < valid ? tile_keys[slot] : a.pad);
-      if constexpr (pairs) {
-        if (slot < valid) val[i] = tile_vals[slot];
-      }
-    }
+    block::for_striped<false, I>(int(valid), [&](int i, unsigned slot, bool live) {
+      key[i] = dmap::carry(live ? tile_keys[slot] : a.pad);
+      if constexpr (pairs)
+        if (live) val[i] = tile_vals[slot];
+    });
   }
 
   // rank, publishing the counts first; each key and value is stored to the

@@ -4,11 +4,10 @@
 // 12 for 8-byte pairs, fewer for 16-byte values. 4-byte pairs hold their
 // values in registers from the load until they are ranked; with full tiles
 // loading unguarded, up to 24 items fit the 80-register cap without spills
-// (25 spill). H200, u32 pairs at 2^28: 22 items 7.43 ms, 23 7.37, 24 7.26
-// (CUB, 23 items: 7.44; docs/perf/radix.md, round 4).
+// (the sweep is in docs/perf/radix.md).
 #pragma once
 
-#include "core/payload.cuh"
+#include <gpusort/detail/core/payload.cuh>
 #include "radix/block_sort.cuh"
 #include "radix/small_sort.cuh"
 
@@ -44,19 +43,16 @@ template <class U, class P> struct tuning {
   // histogram kernel: every pass's digit counts in one read
   static constexpr int hist_threads = 128;
   static constexpr int hist_items = 16;
-  static constexpr int hist_blocks_per_sm = 16;  // full occupancy: 4 left it at 24% warps active, 217 us at 2^26
+  static constexpr int hist_blocks_per_sm = 16;  // full occupancy
 
   // small n: one block sorts everything in one launch
   static constexpr int small_items = dominant <= 4 ? 8 : (dominant <= 8 ? 6 : 4);
   using small = radix::block_sort_config<512, small_items, radix_bits, U, P>;
   // up to half that tile: half the threads. Each pass scans the digit counts
-  // of every warp serially, so 8 warps beat 16 (H200, u32: n = 1024 in
-  // 13.3 us instead of 17.9; 2048 in 13.8 instead of 18.1)
+  // of every warp serially, so 8 warps beat 16
   using small_half = radix::block_sort_config<256, small_items, radix_bits, U, P>;
   // 4-byte keys alone: the single-block counter sort (small_sort.cuh), at
-  // most 5-bit digits (7 passes for 32 random bits). H200, u32, back-to-back
-  // launches (empty launch 3.2-4.4 us): n = 4096 11.2 us (512x8 above 11.6,
-  // CUB 11.2); 2048 8.3 (256x8 above 8.5, CUB 10.4); 1024 6.1 (8.0, CUB 10.0).
+  // most 5-bit digits (7 passes for 32 random bits)
   static constexpr bool small_counters = value_bytes == 0 && key_bytes == 4;
   using small_counter = radix::small_sort_config<256, 16, 5, U, P>;
   using small_counter_half = radix::small_sort_config<256, 8, 5, U, P>;

@@ -21,9 +21,9 @@
 // to any stable sort by the same order (cub::DeviceRadixSort included).
 #pragma once
 
-#include "core/launch.cuh"
+#include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
-#include "radix/block_rank_counters.cuh"
+#include <gpusort/detail/block/rank_counters.cuh>
 #include "radix/digit.cuh"
 
 #include <cstddef>
@@ -36,7 +36,7 @@ template <int THREADS, int ITEMS, int MAX_BITS, class U, class P, bool BY_COMPAR
   static constexpr int items = ITEMS;
   static constexpr int max_bits = MAX_BITS;
   static constexpr int tile = THREADS * ITEMS;
-  using ranker = block_rank_counters<THREADS, ITEMS, MAX_BITS, BY_COMPARE>;
+  using ranker = block::block_rank_counters<THREADS, ITEMS, MAX_BITS, BY_COMPARE>;
 
   // Shared memory: counters, key exchange, value exchange (each 16-aligned).
   static constexpr std::size_t counter_bytes = sizeof(typename ranker::storage);

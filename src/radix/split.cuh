@@ -1,4 +1,4 @@
-// radix_split: LSD radix sort built from a split, one bit per pass (seed 003,
+// radix_split: LSD radix sort built from a split, one bit per pass (Cozzi, "Parallel Algorithms Continued" (CIS 565, 2012),
 // "Implement split"; Blelloch 1990; GPU Gems 3, ch. 39). For bit b of the
 // order, from the least significant:
 //   e[i] = 1 if key i has bit b clear (a "false")
@@ -12,9 +12,9 @@
 // in the scatter. A teaching sort: (end_bit - begin_bit) passes over memory.
 #pragma once
 
-#include "core/launch.cuh"
+#include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
-#include "core/temp_layout.hpp"
+#include <gpusort/detail/core/temp_layout.hpp>
 #include "radix/digit.cuh"
 
 #include <cub/device/device_scan.cuh>
@@ -110,18 +110,23 @@ template <class C, class K, class P> void run(const sort_problem<K, P>& p, void*
   }
 }
 
-template <class K, class P> std::size_t temp_bytes(const sort_problem<K, P>& p) {
-  if (p.n == 0) return 0;
-  temp_layout t;
-  if (p.n <= 0xFFFFFFFFull) plan<std::uint32_t, K, P>(t, p);
-  else plan<std::uint64_t, K, P>(t, p);
-  return t.bytes();
-}
+struct family {
+  static constexpr algorithm id = algorithm::radix_split;
+  static constexpr bool compares = false;
 
-template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
-  if (p.n == 0) return;
-  if (p.n <= 0xFFFFFFFFull) run<std::uint32_t>(p, temp);
-  else run<std::uint64_t>(p, temp);
-}
+  template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
+    if (p.n == 0) return 0;
+    temp_layout t;
+    if (p.n <= 0xFFFFFFFFull) plan<std::uint32_t, K, P>(t, p);
+    else plan<std::uint64_t, K, P>(t, p);
+    return t.bytes();
+  }
+
+  template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
+    if (p.n == 0) return;
+    if (p.n <= 0xFFFFFFFFull) run<std::uint32_t>(p, temp);
+    else run<std::uint64_t>(p, temp);
+  }
+};
 
 }  // namespace gpusort::detail::radix_split

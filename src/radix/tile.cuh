@@ -1,4 +1,4 @@
-// radix_tile: tile radix sort plus merging (seed 003, "Parallel Radix Sort":
+// radix_tile: tile radix sort plus merging (Cozzi, "Parallel Algorithms Continued" (CIS 565, 2012), "Parallel Radix Sort":
 // 1. break the input into tiles that fit in shared memory, 2. sort each tile
 // with radix sort, 3. merge the sorted tiles).
 //   1+2  block_sort.cuh: one block per tile, LSD radix sort of 8-bit digits
@@ -11,9 +11,9 @@
 // merges). Keys and pairs, every key type, any order and bit range.
 #pragma once
 
-#include "core/launch.cuh"
+#include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
-#include "core/temp_layout.hpp"
+#include <gpusort/detail/core/temp_layout.hpp>
 #include "radix/block_sort.cuh"
 #include "radix/tile_merge.cuh"
 
@@ -48,33 +48,37 @@ template <class K, class P> buffers<K, P> carve(temp_layout& t, const sort_probl
   return b;
 }
 
-template <class K, class P> std::size_t temp_bytes(const sort_problem<K, P>& p) {
-  temp_layout t;
-  carve(t, p);
-  return t.bytes();
-}
+struct family {
+  static constexpr algorithm id = algorithm::radix_tile;
+  static constexpr bool compares = true;
 
-template <class K, class P> void sort(const sort_problem<K, P>& p, void* temp) {
-  using U = typename key_traits<K>::bits;
-  using T = tuning<U, P>;
-  if (p.n == 0) return;
-  temp_layout t(temp);
-  const buffers<K, P> b = carve(t, p);
-  const std::size_t tiles = (p.n + T::sort::tile - 1) / T::sort::tile;
-  const int levels = ceil_log2(tiles);
-  const int passes = radix::pass_count(p.ord, T::radix_bits);
+  template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
+    temp_layout t;
+    carve(t, p);
+    return t.bytes();
+  }
 
-  // The tile sort writes where an even number of merges away is the output.
-  K* kbuf[2] = {p.keys_out, b.keys_alt};
-  P* vbuf[2] = {p.vals_out, b.vals_alt};
-  int at = levels % 2;
-  radix::block_sort<typename T::sort>(p, p.keys_in, kbuf[at], p.vals_in, vbuf[at], passes, grid_for(tiles, 1),
-                                      "radix tile sort");
-  with_order(p.ord, [&](const auto& ord) {
+  template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
+    using U = typename key_traits<K>::bits;
+    using T = tuning<U, P>;
+    if (p.n == 0) return;
+    temp_layout t(temp);
+    const buffers<K, P> b = carve(t, p);
+    const std::size_t tiles = (p.n + T::sort::tile - 1) / T::sort::tile;
+    const int levels = ceil_log2(tiles);
+    const int passes = radix::pass_count(p.ord, T::radix_bits);
+
+    // The tile sort writes where an even number of merges away is the output.
+    K* kbuf[2] = {p.keys_out, b.keys_alt};
+    P* vbuf[2] = {p.vals_out, b.vals_alt};
+    int at = levels % 2;
+    radix::block_sort<typename T::sort>(p, p.keys_in, kbuf[at], p.vals_in, vbuf[at], passes, grid_for(tiles, 1),
+                                        "radix tile sort");
+    const full_order<K> ord(p.ord);
     std::size_t run = T::sort::tile;
     for (int level = 0; level < levels; ++level, run *= 2, at ^= 1)
       radix::merge_level<typename T::merge>(p, ord, kbuf[at], kbuf[at ^ 1], vbuf[at], vbuf[at ^ 1], run, b.splits);
-  });
-}
+  }
+};
 
 }  // namespace gpusort::detail::radix_tile

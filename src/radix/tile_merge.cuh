@@ -6,15 +6,15 @@
 //              shared memory, each thread merges ITEMS outputs (merge path
 //              again, inside the tile), and the block stores them coalesced
 // Runs of length `run` are merged pairwise into runs of 2 * run. The tile
-// sort orders keys by the digits of key_order::rank, so merging under the
-// same order (full_order when every bit takes part, else key_order: see
-// with_order) continues the same sort. Ties go to the left run, so the
+// sort orders keys by the digits of key_order::rank over all bits, so
+// merging under full_order continues the same sort (radix_tile compares,
+// so partial bit ranges reach it as ranks: core/run_family.cuh). Ties go to the left run, so the
 // merge is stable.
 #pragma once
 
-#include "core/launch.cuh"
+#include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
-#include "merge/merge_passes.cuh"
+#include <gpusort/detail/merge/merge_passes.cuh>
 
 #include <cstddef>
 
@@ -32,9 +32,8 @@ template <class U, class P> struct merge_config {
   static constexpr int tile = threads * items;                             // outputs per block
   static constexpr int partition_threads = 128;
   // Blocks per SM the registers must allow (__launch_bounds__): 6 for
-  // elements up to 8 bytes (<= 42 registers; ptxas chose 62-64), as merge's
-  // own passes. H200, u32 keys: 2^26 6.14 -> 4.66 ms, 2^28 27.0 -> 20.1 ms
-  // (4 blocks: 4.91 / 21.2). Wider elements keep ptxas's choice.
+  // elements up to 8 bytes (<= 42 registers), as merge's own passes. Wider
+  // elements keep ptxas's choice.
   static constexpr int min_blocks = element <= 8 ? 6 : 1;
 
   static constexpr std::size_t tiles(std::size_t n) { return (n + tile - 1) / tile; }

@@ -1,5 +1,5 @@
 // Sample sort, stages 4-5: what becomes of each bucket (Sintorn &
-// Assarsson 2008 step 3, "merge sort on each list"; issue 5 steps 3 and 5).
+// Assarsson 2008 step 3, "merge sort on each list").
 //
 // pack: one block per segment, one thread per bucket, with the bucket
 // bounds read from the scanned table. The buckets, in key order:
@@ -31,8 +31,8 @@
 // per bucket, most of them tiny after level 1).
 #pragma once
 
-#include "merge/segment_sort.cuh"
-#include "radix/block_rank.cuh"
+#include <gpusort/detail/merge/segment_sort.cuh>
+#include <gpusort/detail/block/rank.cuh>
 #include "sample/segments.cuh"
 #include "sample/tuning.cuh"
 
@@ -98,7 +98,7 @@ pack_kernel(const segment_desc* descs, std::size_t segs, const std::size_t* offs
     const bool c_over = c < B && c % 2 == 0 && start[c + 1] - start[c] > std::size_t(TILE);
     if (real) jump[b] = std::uint16_t(over ? b + 1 : c_over ? c + 1 : c);
     const unsigned sortish = real && !equal && size >= 2 ? 1u : 0u;
-    const unsigned sb = unsigned(radix::block_exclusive_sum<T>((unsigned long long)sortish, warp_sums));
+    const unsigned sb = unsigned(block::block_exclusive_sum<T>((unsigned long long)sortish, warp_sums));
     sortish_before[b] = sb;  // thread B writes the total
     __syncthreads();
     // walk
@@ -109,7 +109,7 @@ pack_kernel(const segment_desc* descs, std::size_t segs, const std::size_t* offs
     const bool my_run = real && !over && is_run[b] && start[c] > piece;
     const unsigned long long items = (my_run ? 1ull : 0ull) + whole;
     const unsigned long long packed = (items << tuning::bucket_bits) | (over ? 1ull : 0ull);
-    const unsigned long long at = radix::block_exclusive_sum<T>(packed, warp_sums);
+    const unsigned long long at = block::block_exclusive_sum<T>(packed, warp_sums);
     if (b == T - 1) {  // holds no bucket: its exclusive sum is the total
       first_run = atomic_add(&counters[level_counters::runs], std::size_t(at >> tuning::bucket_bits));
       first_span = atomic_add(&counters[level_counters::oversized], std::size_t(at & span_mask));

@@ -1,5 +1,5 @@
 // gpusort::algorithm::sample: the Sintorn & Assarsson (2008) bucket/merge
-// hybrid (seed 002; issue 5). Stable. Keys and pairs, every key type, both
+// hybrid (the lecture notes "MCMD L20: GPU Sorting". Stable. Keys and pairs, every key type, both
 // orders, bit ranges (keys compare by key_order / full_order, so "equal"
 // means equal rank under the call's order).
 //
@@ -7,7 +7,7 @@
 //   level 1   the whole input is one segment; levels >= 2: every range
 //             bucket of the level before that holds more than one merge
 //             tile (4864 keys for u32) is a segment, refined with new
-//             splitters from a new sample of it (issue 5 step 3)
+//             splitters from a new sample of it ()
 //   per level, all its segments together (segments.cuh), one set of launches:
 //     splitters  255 per segment: sampled (splitters.cuh) or interpolated
 //                over [min, max] (interpolate.cuh), by options::pivots
@@ -37,15 +37,16 @@
 // (docs/perf/sample.md).
 #pragma once
 
-#include "core/launch.cuh"
+#include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
-#include "merge/merge_sort.cuh"
-#include "merge/segment_sort.cuh"
+#include <gpusort/detail/merge/merge_sort.cuh>
+#include <gpusort/detail/merge/segment_sort.cuh>
 #include "sample/bucket_sort.cuh"
 #include "sample/interpolate.cuh"
-#include "sample/count.cuh"
 #include "sample/plan.cuh"
-#include "sample/scatter.cuh"
+#include "sample/policy.cuh"
+#include "partition/count.cuh"
+#include "partition/scatter.cuh"
 #include "sample/segments.cuh"
 #include "sample/splitters.cuh"
 #include "sample/tuning.cuh"
@@ -99,16 +100,18 @@ void split_level(const sort_problem<K, P>& p, const Ord& ord, const plan<K, P>& 
     ctx.check_launch("sample splitters");
   }
   // count
-  count_kernel<<<grid_for(tiles, 1), tuning::threads, 0, p.stream>>>(io.kin, pl.descs, pl.map, tiles, ord,
-                                                                   pl.splitters, pl.table);
+  using U = typename Ord::carried;
+  const level_policy<U, no_value> counting{pl.descs, pl.map, tiles, pl.splitters, pl.table};
+  partition::count_kernel<<<grid_for(tiles, 1), tuning::threads, 0, p.stream>>>(io.kin, ord, counting);
   ctx.check_launch("sample count");
   std::size_t scan_bytes = pl.scan_bytes;
   ctx.check(cub::DeviceScan::ExclusiveSum(pl.scan_temp, scan_bytes, pl.table, pl.table,
                                           std::size_t(tuning::buckets) * tiles, p.stream),
             "cub::DeviceScan::ExclusiveSum");
   // scatter
-  scatter_kernel<<<grid_for(tiles, 1), tuning::threads, 0, p.stream>>>(io.kin, io.vin, io.kout, io.vout, pl.descs,
-                                                                     pl.map, tiles, ord, pl.splitters, pl.table);
+  const level_policy<U, P> scattering{pl.descs, pl.map, tiles, pl.splitters, pl.table};
+  partition::scatter_kernel<<<grid_for(tiles, 1), tuning::threads, 0, p.stream>>>(io.kin, io.vin, io.kout, io.vout,
+                                                                                 ord, scattering);
   ctx.check_launch("sample scatter");
   // pack
   pack_kernel<Tune::tile><<<grid_for(segs, 1), tuning::pack_threads, 0, p.stream>>>(
@@ -170,12 +173,14 @@ template <class K, class P, class Ord> void sort_with(const sort_problem<K, P>& 
 }
 
 struct family {
+  static constexpr algorithm id = algorithm::sample;
+  static constexpr bool compares = true;
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     return sample::temp_bytes(p);
   }
   template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
     if (p.n == 0) return;
-    with_order(p.ord, [&](const auto& ord) { sort_with(p, ord, temp); });
+    sort_with(p, full_order<K>(p.ord), temp);
   }
 };
 

@@ -1,5 +1,5 @@
 // Sample sort, stage 1 (pivot_rule::interpolated): Sintorn & Assarsson
-// (2008)'s pivots, by linear interpolation over [min, max] (seed 002,
+// (2008)'s pivots, by linear interpolation over [min, max] (the lecture notes "MCMD L20: GPU Sorting",
 // step 1a-i). Interpolation runs on the order's rank (key_order::rank:
 // twiddled bits, flipped for descending, cut to [begin_bit, end_bit)), so
 // it is correct for every key type, bit range and direction; on floats the

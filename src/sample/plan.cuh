@@ -16,11 +16,11 @@
 // So every level, however many segments it has, is one set of launches.
 #pragma once
 
-#include "core/context.hpp"
-#include "core/payload.cuh"
-#include "core/temp_layout.hpp"
-#include "merge/merge_sort.cuh"
-#include "merge/segment_sort.cuh"
+#include <gpusort/detail/core/context.hpp>
+#include <gpusort/detail/core/payload.cuh>
+#include <gpusort/detail/core/temp_layout.hpp>
+#include <gpusort/detail/merge/merge_sort.cuh>
+#include <gpusort/detail/merge/segment_sort.cuh>
 #include "sample/segments.cuh"
 #include "sample/tuning.cuh"
 

@@ -1,5 +1,5 @@
 // Sample sort: the segments one level splits (Sintorn & Assarsson 2008,
-// seed 002 step 1; issue 5 step 3, refinement).
+// the lecture notes "MCMD L20: GPU Sorting" step 1, refinement).
 //
 // A level splits a list of segments, each a contiguous range of the
 // level's buffer: level 1 the whole input, level 2 the range buckets of

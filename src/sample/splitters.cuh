@@ -1,6 +1,6 @@
 // Sample sort, stage 1 (pivot_rule::sampled): splitters from a random
 // sample of each segment (Sintorn & Assarsson 2008 pick pivots by linear
-// interpolation; seed 002 suggests a random sample, which does not depend
+// interpolation; the lecture notes "MCMD L20: GPU Sorting" suggests a random sample, which does not depend
 // on the key distribution; the interpolated rule is interpolate.cuh).
 // One block per segment, entirely on the device:
 //   sample   m = sample_count(size) keys (256 to 2048) at positions
@@ -11,8 +11,8 @@
 // Splitters may repeat (few distinct keys); the search tree copes (search_tree.cuh).
 #pragma once
 
-#include "core/payload.cuh"
-#include "merge/block_merge_sort.cuh"
+#include <gpusort/detail/core/payload.cuh>
+#include <gpusort/detail/block/merge_sort.cuh>
 #include "sample/segments.cuh"
 #include "sample/tuning.cuh"
 
@@ -35,7 +35,7 @@ sample_splitters_kernel(const K* keys, const segment_desc* descs, std::size_t se
                         typename Ord::carried* splitters) {
   using U = typename Ord::carried;
   constexpr int TH = tuning::sample_threads, IT = tuning::sample_items;
-  __shared__ merge::tile_storage<U, no_value, TH * IT> s;
+  __shared__ block::tile_storage<U, no_value, TH * IT> s;
   for (std::size_t seg = blockIdx.x; seg < segs; seg += gridDim.x) {
     const segment_desc d = descs[seg];
     const int m = sample_count(d.size);
@@ -47,7 +47,7 @@ sample_splitters_kernel(const K* keys, const segment_desc* descs, std::size_t se
       const int i = int(threadIdx.x) * IT + r;
       if (i < m) k[r] = ord.encode(keys[d.begin + splitmix64(salt + std::uint64_t(i)) % d.size]);
     }
-    merge::block_merge_sort<TH, IT>(ord, k, v, m, s);
+    block::block_merge_sort<TH, IT>(ord, k, v, m, s);
     for (int j = threadIdx.x; j < tuning::splitters; j += TH)
       splitters[seg * tuning::splitters + j] = s.keys[(j + 1) * m / (tuning::splitters + 1)];
     __syncthreads();

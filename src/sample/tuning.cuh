@@ -1,5 +1,5 @@
-// Sample sort (Sintorn & Assarsson 2008's bucket/merge hybrid; seed 002,
-// design/techniques.md §4): the constants every stage shares.
+// Sample sort (Sintorn & Assarsson 2008's bucket/merge hybrid;
+// the lecture notes "MCMD L20: GPU Sorting"): the constants every stage shares.
 //
 // Buckets: S = 255 splitters per segment give B = 2S + 1 = 511 buckets, in
 // key order:

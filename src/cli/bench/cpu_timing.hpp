@@ -5,12 +5,12 @@
 //                 order is ours); pairs are sorted as (key, value) records
 //                 zipped and unzipped outside the timing.
 //   cpu_parallel: gpusort::sort_cpu (the library's parallel CPU backend).
-//   cpu_merge_recursive / cpu_merge_iterative: seed 001's CPU merge sorts
+//   cpu_merge_recursive / cpu_merge_iterative: "Merge sort on CUDA" (Russian, "Сортировка слиянием на CUDA")'s CPU merge sorts
 //                 (one thread, stable), on keys or on the same records.
 #pragma once
 
 #include "device_sorter.hpp"  // value_t
-#include "host/cpu_merge.hpp"
+#include "bench/cpu_merge.hpp"
 #include "methods.hpp"
 
 #include <gpusort/gpusort.hpp>

@@ -1,4 +1,4 @@
-// The benchmark's struct key (issue 4): `--key u32f32`, an 8-byte record
+// The benchmark's struct key: `--key u32f32`, an 8-byte record
 // ordered by (major, then minor) through a device comparator, so the
 // comparator API (gpusort::merge_sort_keys, algorithm merge_path) is timed
 // against cub::DeviceMergeSort with the same functor. Keys only; only

@@ -47,4 +47,35 @@ struct call_context {
   }
 };
 
+// The one context factory: every entry point names its call this way.
+inline call_context make_context(const char* op, const char* key, const char* algo, std::size_t n,
+                                 std::size_t temp_bytes = 0) {
+  call_context ctx;
+  ctx.op = op;
+  ctx.key = key;
+  ctx.algo = algo;
+  ctx.n = n;
+  ctx.temp_bytes = temp_bytes;
+  return ctx;
+}
+
+// The one allocating wrapper around a two-phase call: call(temp, bytes)
+// with temp == nullptr sizes the scratch, then it runs on scratch taken with
+// cudaMallocAsync on `stream` and freed after it. Nothing has touched the
+// input when the allocation fails, so out of memory leaves it intact.
+template <class Call> void allocating_call(call_context ctx, cudaStream_t stream, Call call) {
+  std::size_t bytes = 0;
+  call(nullptr, bytes);
+  ctx.temp_bytes = bytes;
+  void* temp = nullptr;
+  ctx.check(cudaMallocAsync(&temp, bytes, stream), ("cudaMallocAsync(" + std::to_string(bytes) + " bytes)").c_str());
+  try {
+    call(temp, bytes);
+  } catch (...) {
+    cudaFreeAsync(temp, stream);
+    throw;
+  }
+  ctx.check(cudaFreeAsync(temp, stream), "cudaFreeAsync");
+}
+
 }  // namespace gpusort::detail

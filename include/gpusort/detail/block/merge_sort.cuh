@@ -1,4 +1,4 @@
-// Block merge sort: stages 1 and 2 of seed 000's three-stage merge sort.
+// Block merge sort: stages 1 and 2 of CUDA lecture 6, "Understanding parallel thinking from the parallel sort method"'s three-stage merge sort.
 //   1. many small tasks  each thread sorts its ITEMS keys in registers with
 //                        the odd-even register network (thread_sort)
 //   2. medium tasks      the block merges its threads' runs pairwise in
@@ -10,22 +10,11 @@
 // valid count, so no pad key is needed and any comparator works.
 #pragma once
 
-#include "merge/merge_path.cuh"
-#include "network/thread_sort.cuh"
+#include <gpusort/detail/block/merge.cuh>
+#include <gpusort/detail/block/thread_sort.cuh>
+#include <gpusort/detail/block/tile.cuh>
 
-namespace gpusort::detail::merge {
-
-// Shared memory of one tile: keys then values, each with one spare slot so
-// that merges may read one past a run (serial_merge<COUNT, true>).
-template <class T, class P, int TILE> struct tile_storage {
-  T keys[TILE + 1];
-  P vals[is_no_value<P> ? 1 : TILE + 1];
-};
-
-template <class T> struct smem_run {
-  const T* base;
-  __device__ __forceinline__ T operator[](unsigned i) const { return base[i]; }
-};
+namespace gpusort::detail::block {
 
 // Stable odd-even network over the first `count` of N items (the rest are
 // past the end of a partial tile and stay put).
@@ -38,26 +27,6 @@ __device__ __forceinline__ void thread_sort_partial(const Less& less, T (&k)[N],
     for (int i = round & 1; i + 1 < N; i += 2)
       if (i + 1 < count) compare_exchange(less, k[i], k[i + 1], v[i], v[i + 1]);
   }
-}
-
-// Merges a[0..na) and b[0..nb) (shared memory, b right after a, one
-// readable slot after b) and produces outputs [diag, diag + ITEMS) into
-// registers; returns how many are real.
-template <int ITEMS, class Less, class T, class P>
-__device__ __forceinline__ int merge_slice(const Less& less, const T* ak, const P* av, unsigned na, const T* bk,
-                                           const P* bv, unsigned nb, unsigned diag, T (&k)[ITEMS],
-                                           P (&v)[ITEMS]) {
-  if (diag >= na + nb) return 0;
-  smem_run<T> a{ak}, b{bk};
-  const unsigned ia = merge_path(a, na, b, nb, diag, less);
-  // a[na] and b[nb] are readable: b follows a in the tile, and the tile
-  // has a spare slot after its last item
-  serial_merge<ITEMS, true>(a, ia, na, b, diag - ia, nb, less, [&](int r, bool from_a, unsigned i, const T& key) {
-    k[r] = key;
-    if constexpr (!is_no_value<P>) v[r] = from_a ? av[i] : bv[i];
-  });
-  const unsigned left = na + nb - diag;
-  return left < unsigned(ITEMS) ? int(left) : ITEMS;
 }
 
 // Sorts the `valid` items of a tile. On entry each thread holds items
@@ -75,12 +44,7 @@ __device__ __forceinline__ void block_merge_sort(const Less& less, T (&k)[ITEMS]
   // stage 2: rounds of pairwise merges in shared memory
   int produced = mine;
   auto publish = [&] {  // my run (or merged slice) back to shared memory
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r)
-      if (r < produced) {
-        s.keys[start + r] = k[r];
-        if constexpr (!is_no_value<P>) s.vals[start + r] = v[r];
-      }
+    put_items(s, start, k, v, produced);
     __syncthreads();
   };
   for (unsigned width = ITEMS; width < unsigned(THREADS * ITEMS); width *= 2) {
@@ -96,4 +60,4 @@ __device__ __forceinline__ void block_merge_sort(const Less& less, T (&k)[ITEMS]
   publish();
 }
 
-}  // namespace gpusort::detail::merge
+}  // namespace gpusort::detail::block

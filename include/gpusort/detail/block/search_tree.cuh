@@ -1,6 +1,7 @@
-// Sample sort: the bucket of a key (Sanders & Winkel 2004, "Super Scalar
-// Sample Sort", section 3.1: the splitters as an implicit search tree).
-// Also quicksort's multi-pivot classes (quick/partition.cuh, 31 pivots).
+// The classifier: the bucket of a key among sorted splitters (Sanders &
+// Winkel 2004, "Super Scalar Sample Sort", section 3.1: the splitters as an
+// implicit search tree). Sample sort's buckets (255 splitters) and
+// quicksort's multi-pivot classes (31 pivots) both use it.
 // The S = 2^LEVELS - 1 splitters of a segment (255 for sample sort), as
 // ranks under the call's order, sit in shared memory in level order: node 1
 // is the median, node j has children 2j and 2j + 1, so node j at depth
@@ -12,17 +13,15 @@
 // splitters, so pos is exact.
 // Equality test: the smallest splitter >= the key is the node of the last
 // left turn, the ancestor named by j's lowest zero bit (none when every
-// turn went right, pos = S). Buckets (tuning.cuh): 2 pos + 1 when that
+// turn went right, pos = S). Buckets: 2 pos + 1 when that
 // splitter's rank equals the key's, else 2 pos: 2 S + 1 of them.
 #pragma once
 
-#include "sample/tuning.cuh"
-
 #include <cstddef>
 
-namespace gpusort::detail::sample {
+namespace gpusort::detail::block {
 
-template <class Ord, int LEVELS = tuning::tree_levels> struct splitter_tree {
+template <class Ord, int LEVELS> struct splitter_tree {
   using U = typename Ord::carried;  // ranks have the carried type too
   static constexpr int leaves = 1 << LEVELS;
   static constexpr int splitters = leaves - 1;
@@ -56,4 +55,4 @@ template <class Ord, int LEVELS = tuning::tree_levels> struct splitter_tree {
   }
 };
 
-}  // namespace gpusort::detail::sample
+}  // namespace gpusort::detail::block

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace gpusort::detail {
+namespace gpusort::detail::block {
 
 // The cp.async width for T: the largest of 16, 8, 4 bytes that divides
 // both its size and its alignment (a struct of a u32 and a float moves as
@@ -52,4 +52,4 @@ __device__ __forceinline__ void copy_async_wait() {
 #endif
 }
 
-}  // namespace gpusort::detail
+}  // namespace gpusort::detail::block

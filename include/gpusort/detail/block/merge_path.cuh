@@ -17,7 +17,7 @@
 #define GPUSORT_MERGE_HD inline
 #endif
 
-namespace gpusort::detail {
+namespace gpusort::detail::block {
 
 // Number of A items among the first `diag` outputs of the stable merge of
 // a[0..na) and b[0..nb). `less(x, y)`: x sorts strictly before y.
@@ -92,4 +92,4 @@ GPUSORT_MERGE_HD void serial_merge(ItA a, I ia, std::type_identity_t<I> na, ItB 
   }
 }
 
-}  // namespace gpusort::detail
+}  // namespace gpusort::detail::block

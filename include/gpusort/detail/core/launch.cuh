@@ -1,7 +1,7 @@
 // Launch helpers shared by every family.
 #pragma once
 
-#include "core/context.hpp"
+#include <gpusort/detail/core/context.hpp>
 
 #include <cuda_runtime.h>
 
@@ -22,6 +22,22 @@ inline unsigned grid_for(std::size_t work, std::size_t per_block, std::size_t ca
   std::size_t blocks = (work + per_block - 1) / per_block;
   if (blocks == 0) blocks = 1;
   return unsigned(blocks < cap ? blocks : cap);
+}
+
+// Multiprocessors of the current device.
+inline unsigned sm_count(const call_context& ctx) {
+  int dev = 0, sms = 0;
+  ctx.check(cudaGetDevice(&dev), "cudaGetDevice");
+  ctx.check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+  return unsigned(sms > 0 ? sms : 1);
+}
+
+// Blocks of `kernel` that fit on the device at once: a persistent grid.
+template <class Kernel> unsigned resident_grid(const call_context& ctx, Kernel kernel, int threads) {
+  int per_sm = 0;
+  ctx.check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
+            "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return sm_count(ctx) * unsigned(per_sm > 0 ? per_sm : 1);
 }
 
 inline int ceil_log2(std::size_t n) {

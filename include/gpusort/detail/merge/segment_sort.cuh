@@ -2,7 +2,7 @@
 // sorted in one launch, one block per segment (grid-stride over the
 // segments, so the segment count may live in device memory and the grid
 // need not match it). Each segment is loaded coalesced through shared
-// memory, sorted by block_merge_sort (seed 000 stages 1-2: register network,
+// memory, sorted by block_merge_sort (CUDA lecture 6, "Understanding parallel thinking from the parallel sort method" stages 1-2: register network,
 // then merge-path merges in shared memory) and stored coalesced. Stable.
 //
 // Users: merge::sort's first stage (every tile of the input is a segment,
@@ -14,9 +14,9 @@
 // order, e.g. equality buckets) are moved without sorting.
 #pragma once
 
-#include "core/payload.cuh"
-#include "merge/block_merge_sort.cuh"
-#include "merge/tile_load.cuh"
+#include <gpusort/detail/core/payload.cuh>
+#include <gpusort/detail/block/merge_sort.cuh>
+#include <gpusort/detail/block/tile.cuh>
 
 #include <cstddef>
 
@@ -44,7 +44,7 @@ template <int THREADS, int ITEMS, int MIN_BLOCKS = 1, class K, class P, class Or
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 segment_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, Segs segs, Ord ord) {
   using T = typename Ord::carried;
-  __shared__ tile_storage<T, P, THREADS * ITEMS> s;
+  __shared__ block::tile_storage<T, P, THREADS * ITEMS> s;
   const std::size_t count = segs.count();
   for (std::size_t i = blockIdx.x; i < count; i += gridDim.x) {
     const segment seg = segs(i);
@@ -59,7 +59,7 @@ segment_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, Segs segs, Ord
       continue;
     }
     // load (all copies in flight), then take a blocked slice
-    load_slices<THREADS, ITEMS>(ord, s, kin + base, is_no_value<P> ? vin : vin + base, unsigned(valid), kin, vin, 0u);
+    block::load_slices<THREADS, ITEMS>(ord, s, kin + base, is_no_value<P> ? vin : vin + base, unsigned(valid), kin, vin, 0u);
     T k[ITEMS];
     P v[ITEMS];
 #pragma unroll
@@ -71,8 +71,8 @@ segment_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, Segs segs, Ord
       }
     }
     __syncthreads();
-    block_merge_sort<THREADS, ITEMS>(ord, k, v, valid, s);
-    store_tile<THREADS, ITEMS>(ord, s, kout + base, is_no_value<P> ? vout : vout + base, unsigned(valid));
+    block::block_merge_sort<THREADS, ITEMS>(ord, k, v, valid, s);
+    block::store_slice<THREADS, ITEMS>(ord, s, kout + base, is_no_value<P> ? vout : vout + base, unsigned(valid));
     __syncthreads();
   }
 }

@@ -2,9 +2,9 @@
 // Grimshaw 2011, "High Performance and Scalable Radix Sorting", section 5:
 // per-thread counters in shared memory, packed two 16-bit counters to a
 // word, and a raking scan over them). Used by the single-block sort
-// (small_sort.cuh), where the tile is small and one pass is a chain of
+// (radix/small_sort.cuh), where the tile is small and one pass is a chain of
 // dependent steps on one SM: this ranker spends no ballot, atomic or shuffle
-// per key (block_rank.cuh spends 8 ballots, an atomic and a shuffle).
+// per key (rank.cuh spends 8 ballots, an atomic and a shuffle).
 //
 // A tile of THREADS * ITEMS keys is held *blocked*: item i of thread t is
 // tile slot t * ITEMS + i. rank() gives every key its slot in the tile
@@ -25,11 +25,11 @@
 // 2^16: the tile is at most 65535 keys.
 #pragma once
 
-#include "radix/block_rank.cuh"
+#include <gpusort/detail/block/rank.cuh>
 
 #include <cstdint>
 
-namespace gpusort::detail::radix {
+namespace gpusort::detail::block {
 
 template <int THREADS, int ITEMS, int MAX_BITS, bool BY_COMPARE = false> struct block_rank_counters {
   static_assert(THREADS % 32 == 0 && THREADS <= 1024, "whole warps, at most 32");
@@ -126,4 +126,4 @@ template <int THREADS, int ITEMS, int MAX_BITS, bool BY_COMPARE = false> struct 
   }
 };
 
-}  // namespace gpusort::detail::radix
+}  // namespace gpusort::detail::block

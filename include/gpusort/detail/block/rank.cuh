@@ -1,4 +1,4 @@
-// Block-wide radix ranking by warp-level multi-split (Adinets & Merrill 2022,
+// Block-wide ranking by warp-level multi-split (Adinets & Merrill 2022,
 // "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs", section
 // 4; CUB's BlockRadixRankMatchEarlyCounts). Shared by the onesweep passes and
 // the block radix sort.
@@ -19,92 +19,12 @@
 // order), so every sort built on it is stable.
 #pragma once
 
+#include <gpusort/detail/block/scan.cuh>
+#include <gpusort/detail/block/warp.cuh>
+
 #include <cstdint>
 
-namespace gpusort::detail::radix {
-
-__device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
-
-__device__ __forceinline__ unsigned lanemask_le() {
-  unsigned m;
-  asm("mov.u32 %0, %%lanemask_le;" : "=r"(m));
-  return m;
-}
-
-// Lanes of the (full) warp whose digit equals mine: one ballot per digit bit
-// (cheaper than match.any: 2.44 against 1.39 ms for a u32 sort at 2^26 on
-// the H200). Per bit: test it into a predicate, ballot on the predicate, and
-// invert the ballot where my bit is clear, so `peers` keeps the lanes that
-// agree on every bit. Written in PTX because the C++ form
-// (`set ? voters : ~voters` on `(digit >> b) & 1`) compiled to a shift, an
-// and, a compare, a select and a three-input op per bit around each VOTE:
-// about 2 instructions a bit more, 16 a key; the whole pass executed 1.5x
-// CUB's instructions and took 1.70 ms against 1.39 ms with this form.
-template <int BITS> __device__ __forceinline__ unsigned match_digit(unsigned digit) {
-  unsigned peers = ~0u;
-#pragma unroll
-  for (int b = 0; b < BITS; ++b) {
-    unsigned agree;
-    asm("{\n\t.reg .pred set;\n\t"
-        "and.b32 %0, %1, %2;\n\t"
-        "setp.ne.u32 set, %0, 0;\n\t"
-        "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t"
-        "@!set not.b32 %0, %0;\n\t}"
-        : "=r"(agree)
-        : "r"(digit), "r"(1u << b));
-    peers &= agree;
-  }
-  return peers;
-}
-
-// Whether all N x 32 digits of the warp (d[i] & mask) are one, returned in
-// `digit`: sorted and equal-heavy input, where one atomic for the warp
-// replaces 32 x N atomics serialised on one counter.
-template <int N>
-__device__ __forceinline__ bool warp_one_digit(const unsigned (&d)[N], unsigned mask, unsigned& digit) {
-  digit = __shfl_sync(~0u, d[0] & mask, 0);
-  bool same = true;
-#pragma unroll
-  for (int i = 0; i < N; ++i) same &= (d[i] & mask) == digit;
-  return __all_sync(~0u, same);
-}
-
-// Exclusive sum of one value per thread over the block, and the block's
-// total. `warp_sums` holds THREADS / 32 values; the caller syncs before it is
-// reused.
-template <int THREADS, class V>
-__device__ __forceinline__ V block_exclusive_sum(V v, V* warp_sums, V& total) {
-  static_assert(THREADS % 32 == 0 && THREADS <= 1024, "whole warps, at most 32");
-  constexpr unsigned warps = THREADS / 32;
-  const unsigned lane = lane_id(), warp = threadIdx.x / 32;
-  V x = v;
-#pragma unroll
-  for (int o = 1; o < 32; o *= 2) {
-    const V y = __shfl_up_sync(~0u, x, o);
-    if (lane >= unsigned(o)) x += y;
-  }
-  if (lane == 31) warp_sums[warp] = x;
-  __syncthreads();
-  // the earlier warps' sums: lane w loads warp w's (w < warp), then a warp
-  // reduction: one shared load and 5 shuffles instead of a loop that waits
-  // on one shared load per earlier warp (up to 15), and no extra registers
-  // (an unrolled predicated loop made ptxas spill the u32-pair pass)
-  V before = lane < warp ? warp_sums[lane] : V(0);
-  V all = lane < warps ? warp_sums[lane] : V(0);
-#pragma unroll
-  for (int o = 16; o > 0; o /= 2) {
-    before += __shfl_xor_sync(~0u, before, o);
-    all += __shfl_xor_sync(~0u, all, o);
-  }
-  total = all;
-  return before + x - v;
-}
-
-// The same without the total (its reduction is dead code then).
-template <int THREADS, class V> __device__ __forceinline__ V block_exclusive_sum(V v, V* warp_sums) {
-  V total;
-  return block_exclusive_sum<THREADS>(v, warp_sums, total);
-}
+namespace gpusort::detail::block {
 
 template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {
   static_assert(THREADS % 32 == 0, "whole warps");
@@ -124,7 +44,7 @@ template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {
 
   // Tile slot of item i of this thread (warp-striped).
   __device__ __forceinline__ static unsigned slot(int i) {
-    return (threadIdx.x / 32) * (32 * ITEMS) + unsigned(i) * 32 + lane_id();
+    return striped_slot<ITEMS>(i);
   }
 
   // Ranks the tile by digit_of(i) (the digit of this thread's item i, < bins).
@@ -261,4 +181,4 @@ template <int THREADS, int ITEMS, int RADIX_BITS> struct block_rank {
   }
 };
 
-}  // namespace gpusort::detail::radix
+}  // namespace gpusort::detail::block

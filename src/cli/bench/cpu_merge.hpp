@@ -1,4 +1,4 @@
-// CPU merge sort baselines of seed 001: recursive top-down and iterative
+// CPU merge sort baselines of "Merge sort on CUDA" (Russian, "Сортировка слиянием на CUDA"): recursive top-down and iterative
 // bottom-up, single-threaded, stable (ties taken from the left run). The
 // benchmark runs them beside std::sort and the parallel CPU sort, on keys
 // or on (key, value) records, through any strict weak order `less`.

@@ -1,4 +1,4 @@
-// The fast merge sort: seed 000's three stages with merge path (Green,
+// The fast merge sort: CUDA lecture 6, "Understanding parallel thinking from the parallel sort method"'s three stages with merge path (Green,
 // McColl & Bader 2012), structured like CUB's and ModernGPU's merge sorts.
 //   block sort   stages 1-2 per tile of THREADS x ITEMS (segment_sort.cuh)
 //   merge passes stage 3, ceil(log2(tiles)) times (merge_passes.cuh)
@@ -9,39 +9,33 @@
 // through a comparator.
 #pragma once
 
-#include "core/context.hpp"
-#include "core/launch.cuh"
-#include "core/temp_layout.hpp"
-#include "merge/merge_passes.cuh"
-#include "merge/segment_sort.cuh"
+#include <gpusort/detail/core/context.hpp>
+#include <gpusort/detail/core/launch.cuh>
+#include <gpusort/detail/core/temp_layout.hpp>
+#include <gpusort/detail/merge/merge_passes.cuh>
+#include <gpusort/detail/merge/segment_sort.cuh>
 
 #include <cstddef>
 
 namespace gpusort::detail::merge {
 
-// One tuning struct for the family (CUB sm_90 uses 256 x 17 for 4-byte keys;
-// 256 x 19 measured faster here).
+// One tuning struct for the family, read by kernels and host alike. The
+// figures behind each choice are in docs/perf/merge.md.
 template <class T, class P> struct tuning {
   static constexpr int element = int(sizeof(T)) + (is_no_value<P> ? 0 : int(sizeof(P)));
   static constexpr int threads = 256;
   static constexpr int items = element <= 4 ? 19 : (element <= 8 ? 11 : 7);
   static constexpr int tile = threads * items;  // merge pass output per block
   // The block sort may use more threads than a merge pass: each doubling of
-  // its sorted runs saves one global merge pass. 512 x 19 for 4-byte
-  // elements (9728-key runs): 2^28 keys need 15 merge passes instead of 16
-  // (12.60 -> 12.21 ms; 2^26: 3.01 -> 2.93 ms, H200). 512 x 11 for 8-byte
-  // elements: u64 2^28 24.36 -> 23.91 ms, u32+u32 pairs 2^26 5.47 -> 5.36.
+  // its sorted runs saves one global merge pass (512 x 19 for 4-byte
+  // elements: 9728-key runs).
   static constexpr int sort_threads = element <= 8 ? 512 : threads;
   static constexpr int sort_tile = sort_threads * items;
   static constexpr int partition_threads = 256;
   // Blocks per SM the register budget must allow (__launch_bounds__), swept
-  // with the items on the H200 at 2^26 and 2^28 (docs/perf/merge.md).
-  // Block sort: 4 x 512 threads for 4-byte elements (<= 32 registers; 3
-  // blocks: 2.96 ms, 2: 3.05 at 2^26), 3 x 512 for 8-byte (2 blocks: 5.75
-  // against 5.64 ms for u64 at 2^26). Merge passes: 6 x 256 for both
-  // (4-byte: <= 42 registers, ptxas chose 64; 8-byte: u64 7.73 -> 5.77 ms,
-  // pairs 7.79 -> 5.46 with the 256-thread block sort at 6 blocks). Wider
-  // elements keep ptxas's choice (not measured).
+  // with the items: block sort 4 x 512 threads for 4-byte elements (<= 32
+  // registers), 3 x 512 for 8-byte; merge passes 6 x 256 for both (<= 42
+  // registers). Wider elements keep ptxas's choice.
   static constexpr int sort_blocks = element <= 4 ? 4 : (element <= 8 ? 3 : 1);
   static constexpr int merge_blocks = element <= 4 ? 6 : (element <= 8 ? 6 : 1);
   // The same block sort at `threads` for segments of at most one merge tile

@@ -1,4 +1,4 @@
-// Stage 3 of seed 000's merge sort, "few huge tasks": merging sorted runs
+// Stage 3 of CUDA lecture 6, "Understanding parallel thinking from the parallel sort method"'s merge sort, "few huge tasks": merging sorted runs
 // of `width` items pairwise over the whole array, with every output tile
 // given to one block (Green, McColl & Bader 2012, merge path). However few
 // and large the merges, every SM gets equal work.
@@ -16,10 +16,10 @@
 // comparator for custom keys).
 #pragma once
 
-#include "core/payload.cuh"
-#include "merge/block_merge_sort.cuh"
-#include "merge/merge_path.cuh"
-#include "merge/tile_load.cuh"
+#include <gpusort/detail/core/payload.cuh>
+#include <gpusort/detail/block/merge_sort.cuh>
+#include <gpusort/detail/block/merge_path.cuh>
+#include <gpusort/detail/block/tile.cuh>
 
 #include <cstddef>
 
@@ -65,7 +65,7 @@ __global__ void partition_kernel(const K* keys, std::size_t n, std::size_t width
     std::size_t pos = j * tile < n ? j * tile : n;
     pair_bounds pb(pos, width, n);
     global_run<Ord, K> a{keys + pb.a0, ord}, b{keys + pb.a1, ord};
-    splits[j] = merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, pos - pb.a0, ord);
+    splits[j] = block::merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, pos - pb.a0, ord);
   }
 }
 
@@ -77,7 +77,7 @@ merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::s
              const std::size_t* splits, Ord ord) {
   using T = typename Ord::carried;
   constexpr int TILE = THREADS * ITEMS;
-  __shared__ tile_storage<T, P, TILE> s;
+  __shared__ block::tile_storage<T, P, TILE> s;
   const std::size_t tiles = (n + TILE - 1) / TILE;
   for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     std::size_t pos0 = tile * TILE;
@@ -91,22 +91,17 @@ merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::s
     unsigned la = unsigned(da1 - da0), lb = unsigned(db1 - db0);
     // load the A slice then the B slice
     const std::size_t at_a = pb.a0 + da0, at_b = pb.a1 + db0;
-    load_slices<THREADS, ITEMS>(ord, s, kin + at_a, is_no_value<P> ? vin : vin + at_a, la, kin + at_b,
+    block::load_slices<THREADS, ITEMS>(ord, s, kin + at_a, is_no_value<P> ? vin : vin + at_a, la, kin + at_b,
                                 is_no_value<P> ? vin : vin + at_b, lb);
     T k[ITEMS];
     P v[ITEMS];
     unsigned diag = threadIdx.x * ITEMS;
-    int produced = merge_slice<ITEMS>(ord, s.keys, s.vals, la, s.keys + la, s.vals + (is_no_value<P> ? 0 : la), lb,
+    int produced = block::merge_slice<ITEMS>(ord, s.keys, s.vals, la, s.keys + la, s.vals + (is_no_value<P> ? 0 : la), lb,
                                       diag, k, v);
     __syncthreads();
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r)
-      if (r < produced) {
-        s.keys[diag + r] = k[r];
-        if constexpr (!is_no_value<P>) s.vals[diag + r] = v[r];
-      }
+    block::put_items(s, diag, k, v, produced);
     __syncthreads();
-    store_tile<THREADS, ITEMS>(ord, s, kout + pos0, is_no_value<P> ? vout : vout + pos0, la + lb);
+    block::store_slice<THREADS, ITEMS>(ord, s, kout + pos0, is_no_value<P> ? vout : vout + pos0, la + lb);
     __syncthreads();
   }
 }

@@ -1,5 +1,5 @@
 // The per-thread register network: odd-even transposition sort of N items
-// held in registers (Habermann 1972; seed 000, part I). N rounds of
+// held in registers (Habermann 1972; CUDA lecture 6, "Understanding parallel thinking from the parallel sort method", part I). N rounds of
 // compare-exchanges between neighbours, alternating even and odd pairs.
 //
 // O(N^2) comparisons, but N is a small compile-time constant, every index is
@@ -8,9 +8,9 @@
 // Block sorts (odd-even, merge) start from it.
 #pragma once
 
-#include "network/compare_exchange.cuh"
+#include <gpusort/detail/block/compare_exchange.cuh>
 
-namespace gpusort::detail {
+namespace gpusort::detail::block {
 
 template <int N, class Less, class U, class P>
 __device__ __forceinline__ void thread_sort(const Less& less, U (&keys)[N], P (&vals)[N]) {
@@ -21,4 +21,4 @@ __device__ __forceinline__ void thread_sort(const Less& less, U (&keys)[N], P (&
   }
 }
 
-}  // namespace gpusort::detail
+}  // namespace gpusort::detail::block

@@ -2,11 +2,11 @@
 // optional payload): the one primitive every sorting network here is made of.
 #pragma once
 
-#include "core/payload.cuh"
+#include <gpusort/detail/core/payload.cuh>
 
 #include <gpusort/detail/key_traits.hpp>
 
-namespace gpusort::detail {
+namespace gpusort::detail::block {
 
 template <class T> __device__ __forceinline__ void swap_values(T& a, T& b) {
   T t = a;
@@ -26,4 +26,4 @@ __device__ __forceinline__ void compare_exchange(const Less& less, U& a, U& b, P
   }
 }
 
-}  // namespace gpusort::detail
+}  // namespace gpusort::detail::block

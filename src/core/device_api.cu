@@ -1,0 +1,70 @@
+// The device entry behind every public sort_keys / sort_pairs call: check
+// the arguments, resolve the algorithm, and hand the call to the unit that
+// was built for its algorithm and key type (run_family.cuh). This unit
+// holds no kernel, so editing a family never rebuilds it.
+#include "core/device_call.hpp"
+#include "core/validate.hpp"
+
+#include <gpusort/detail/core/context.hpp>
+#include <gpusort/gpusort.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace gpusort::detail {
+namespace {
+
+// What `automatic` runs: the fastest family measured (bench/results/):
+// onesweep radix sort, for every key type.
+algorithm resolve(algorithm a) { return a == algorithm::automatic ? algorithm::radix_onesweep : a; }
+
+const char* algo_name(algorithm a) {
+  const std::string_view name = to_string(a);
+  return name.empty() ? "?" : name.data();
+}
+
+// The (algorithm, key) units this build holds: gpusort_built.inc is written
+// by CMake from families.def, GPUSORT_ALGORITHMS and GPUSORT_KEYS.
+template <class K> void dispatch(algorithm a, const device_call<K>& c) {
+#define GPUSORT_BUILT(A, KT) \
+  if constexpr (std::is_same_v<K, KT>) \
+    if (a == algorithm::A) return run_algorithm<algorithm::A, K>(c);
+#include "gpusort_built.inc"
+#undef GPUSORT_BUILT
+  c.ctx->fail(errc::unsupported, "not in this build (see the CMake options GPUSORT_ALGORITHMS and GPUSORT_KEYS)");
+}
+
+}  // namespace
+
+template <class K>
+void sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out, const void* vals_in,
+                 void* vals_out, std::size_t val_size, std::size_t n, const options& opt, const char* op) {
+  const algorithm algo = resolve(opt.algo);
+  const call_context ctx = make_context(op, key_info<K>::name, algo_name(algo), n, temp_bytes ? *temp_bytes : 0);
+  if (!temp_bytes) ctx.fail(errc::invalid_argument, "temp_bytes is null");
+  if (to_string(algo).empty()) ctx.fail(errc::invalid_argument, "unknown algorithm " + std::to_string(int(opt.algo)));
+  if (n > 0 && (!keys_in || !keys_out)) ctx.fail(errc::invalid_argument, "null key pointer with n > 0");
+  if (val_size > 0 && n > 0 && (!vals_in || !vals_out)) ctx.fail(errc::invalid_argument, "null value pointer with n > 0");
+  if (val_size > 16) ctx.fail(errc::invalid_argument, "values wider than 16 bytes");
+  const device_call<K> c{temp,     temp_bytes, keys_in, keys_out,   vals_in, vals_out,
+                         val_size, n,          checked_order<K>(opt, ctx), opt.stream, &ctx, opt.pivots};
+  dispatch(algo, c);
+}
+
+template <class K>
+void sort_device_alloc(const K* keys_in, K* keys_out, const void* vals_in, void* vals_out, std::size_t val_size,
+                       std::size_t n, const options& opt, const char* op) {
+  allocating_call(make_context(op, key_info<K>::name, algo_name(resolve(opt.algo)), n), opt.stream,
+                  [&](void* temp, std::size_t& bytes) {
+                    sort_device<K>(temp, &bytes, keys_in, keys_out, vals_in, vals_out, val_size, n, opt, op);
+                  });
+}
+
+#define GPUSORT_INSTANTIATE_DEVICE(K)                                                                              \
+  template void sort_device<K>(void*, std::size_t*, const K*, K*, const void*, void*, std::size_t, std::size_t, \
+                               const options&, const char*);                                                    \
+  template void sort_device_alloc<K>(const K*, K*, const void*, void*, std::size_t, std::size_t, const options&, \
+                                     const char*);
+GPUSORT_FOR_EACH_KEY(GPUSORT_INSTANTIATE_DEVICE)
+
+}  // namespace gpusort::detail

@@ -1,0 +1,177 @@
+// One family's side of a device sort call: how values travel, how partial
+// bit ranges reach comparison sorts, and the scratch of both. Included only
+// by the generated instance translation units (one per algorithm and key
+// type, from families.def), so editing a family rebuilds its own units.
+//
+//   values of width 1, 2, 4, 8 or 16 bytes, aligned to that width, travel
+//   as an opaque payload of the width (payload.cuh); any other value (3
+//   or 12 bytes, a misaligned array) travels as its index: the family
+//   sorts (key, index) pairs, then a gather moves the values
+//
+//   partial bit ranges, for comparison families: the family sorts (rank,
+//   index) pairs, the rank being the selected bits of the ordered key as
+//   an unsigned integer of the key's width, under the full ascending order;
+//   then keys and values are gathered by index. Ties in rank keep index
+//   order, so stable families stay stable, and their kernels are compiled
+//   for full_order alone.
+#pragma once
+
+#include "core/device_call.hpp"
+#include "core/gather.hpp"
+#include "core/problem.cuh"
+
+#include <gpusort/detail/core/launch.cuh>
+#include <gpusort/detail/core/temp_layout.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace gpusort::detail {
+
+template <algorithm A> struct family_of;  // the table: the instance units specialise it
+
+inline void check_temp(const call_context& ctx, std::size_t have, std::size_t need) {
+  if (have < need)
+    ctx.fail(errc::invalid_argument, "temp_bytes smaller than the query returned (" + std::to_string(need) + ")");
+}
+
+// Sizes (temp == nullptr) or runs one sort whose values travel as payload P.
+template <sort_family F, class K, class P>
+void run_native(const sort_problem<K, P>& p, void* temp, std::size_t* temp_bytes) {
+  temp_layout plan(temp);
+  void* family = plan.take<std::uint8_t>(F::temp_bytes(p));
+  if (!temp) {
+    *temp_bytes = plan.bytes() ? plan.bytes() : 1;
+    return;
+  }
+  check_temp(*p.ctx, *temp_bytes, plan.bytes());
+  F::sort(p, family);
+}
+
+// The (rank, index) sort of an unsigned key type U: instantiated once per
+// family in U's own unit and shared by every key type of U's width.
+template <sort_family F, class U> struct ranked_ops {
+  template <class I> static sort_problem<U, I> problem(const U* rin, U* rout, const I* iin, I* iout, std::size_t n,
+                                                       cudaStream_t s, const call_context* ctx, pivot_rule pivots) {
+    return {rin, rout, iin, iout, n, key_order<U>(false, 0, key_traits<U>::width), s, ctx, pivots};
+  }
+  // Scratch of the family for n pairs, and the run; `wide` picks 64-bit indices.
+  static std::size_t temp_bytes(std::size_t n, bool wide, pivot_rule pivots) {
+    if (wide) return F::temp_bytes(problem<std::uint64_t>(nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr, pivots));
+    return F::temp_bytes(problem<std::uint32_t>(nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr, pivots));
+  }
+  static void sort(const U* rin, U* rout, void* iin, void* iout, std::size_t n, bool wide, cudaStream_t s,
+                   const call_context* ctx, pivot_rule pivots, void* temp) {
+    if (wide)
+      F::sort(problem(rin, rout, static_cast<const std::uint64_t*>(iin), static_cast<std::uint64_t*>(iout), n, s, ctx,
+                      pivots),
+              temp);
+    else
+      F::sort(problem(rin, rout, static_cast<const std::uint32_t*>(iin), static_cast<std::uint32_t*>(iout), n, s, ctx,
+                      pivots),
+              temp);
+  }
+};
+
+template <class K, class U>
+__global__ void rank_kernel(const K* keys, U* ranks, std::size_t n, key_order<K> ord) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    ranks[i] = U(ord.key_rank(keys[i]));
+}
+
+// Partial bit range through a comparison family.
+template <sort_family F, class K> void run_ranked(const device_call<K>& c) {
+  using U = typename key_traits<K>::bits;
+  const call_context& ctx = *c.ctx;
+  const bool wide = c.n > 0xFFFFFFFFull;
+  const std::size_t iw = wide ? 8 : 4;
+  temp_layout plan(c.temp);
+  U* rin = plan.take<U>(c.n);
+  U* rout = plan.take<U>(c.n);
+  void* iin = plan.take<std::uint8_t>(c.n * iw);
+  void* iout = plan.take<std::uint8_t>(c.n * iw);
+  K* kcopy = c.keys_in == c.keys_out ? plan.take<K>(c.n) : nullptr;
+  void* vcopy = c.val_size && c.vals_in == c.vals_out ? plan.take<std::uint8_t>(c.n * c.val_size) : nullptr;
+  void* family = plan.take<std::uint8_t>(ranked_ops<F, U>::temp_bytes(c.n, wide, c.pivots));
+  if (!c.temp) {
+    *c.temp_bytes = plan.bytes() ? plan.bytes() : 1;
+    return;
+  }
+  check_temp(ctx, *c.temp_bytes, plan.bytes());
+  if (c.n == 0) return;
+  const K* ksrc = c.keys_in;
+  if (kcopy) {
+    ctx.check(cudaMemcpyAsync(kcopy, c.keys_in, c.n * sizeof(K), cudaMemcpyDeviceToDevice, c.stream), "cudaMemcpyAsync(keys)");
+    ksrc = kcopy;
+  }
+  const void* vsrc = c.vals_in;
+  if (vcopy) {
+    ctx.check(cudaMemcpyAsync(vcopy, c.vals_in, c.n * c.val_size, cudaMemcpyDeviceToDevice, c.stream),
+              "cudaMemcpyAsync(values)");
+    vsrc = vcopy;
+  }
+  rank_kernel<<<grid_for(c.n, 256), 256, 0, c.stream>>>(ksrc, rin, c.n, c.ord);
+  ctx.check_launch("rank");
+  launch_iota(ctx, iin, wide, c.n, c.stream);
+  ranked_ops<F, U>::sort(rin, rout, iin, iout, c.n, wide, c.stream, c.ctx, c.pivots, family);
+  launch_gather(ctx, ksrc, c.keys_out, iout, wide, c.n, sizeof(K), c.stream);
+  if (c.val_size) launch_gather(ctx, vsrc, c.vals_out, iout, wide, c.n, c.val_size, c.stream);
+}
+
+// Values of any width: sort (key, index) pairs, then gather the values.
+template <sort_family F, class K, class I> void run_indexed(const device_call<K>& c) {
+  const call_context& ctx = *c.ctx;
+  temp_layout plan(c.temp);
+  I* idx_in = plan.take<I>(c.n);
+  I* idx_out = plan.take<I>(c.n);
+  std::uint8_t* copy = c.vals_in == c.vals_out ? plan.take<std::uint8_t>(c.n * c.val_size) : nullptr;
+  const sort_problem<K, I> p{c.keys_in, c.keys_out, idx_in, idx_out, c.n, c.ord, c.stream, c.ctx, c.pivots};
+  void* family = plan.take<std::uint8_t>(F::temp_bytes(p));
+  if (!c.temp) {
+    *c.temp_bytes = plan.bytes() ? plan.bytes() : 1;
+    return;
+  }
+  check_temp(ctx, *c.temp_bytes, plan.bytes());
+  if (c.n == 0) return;
+  const void* src = c.vals_in;
+  if (copy) {
+    ctx.check(cudaMemcpyAsync(copy, c.vals_in, c.n * c.val_size, cudaMemcpyDeviceToDevice, c.stream),
+              "cudaMemcpyAsync(values)");
+    src = copy;
+  }
+  constexpr bool wide = sizeof(I) == 8;
+  launch_iota(ctx, idx_in, wide, c.n, c.stream);
+  F::sort(p, family);
+  launch_gather(ctx, src, c.vals_out, idx_out, wide, c.n, c.val_size, c.stream);
+}
+
+template <sort_family F, class K, int W> bool try_native(const device_call<K>& c) {
+  using P = typename payload_of<W>::type;
+  if (c.val_size != W) return false;
+  if (reinterpret_cast<std::uintptr_t>(c.vals_in) % alignof(P) || reinterpret_cast<std::uintptr_t>(c.vals_out) % alignof(P))
+    return false;
+  run_native<F>(sort_problem<K, P>{c.keys_in, c.keys_out, static_cast<const P*>(c.vals_in), static_cast<P*>(c.vals_out),
+                                   c.n, c.ord, c.stream, c.ctx, c.pivots},
+                c.temp, c.temp_bytes);
+  return true;
+}
+
+template <sort_family F, class K> void run_family(const device_call<K>& c) {
+  if constexpr (F::compares)
+    if (!c.ord.full_range()) return run_ranked<F>(c);
+  if (c.val_size == 0)
+    return run_native<F>(sort_problem<K, no_value>{c.keys_in, c.keys_out, nullptr, nullptr, c.n, c.ord, c.stream, c.ctx,
+                                                   c.pivots},
+                         c.temp, c.temp_bytes);
+  if (try_native<F, K, 1>(c) || try_native<F, K, 2>(c) || try_native<F, K, 4>(c) || try_native<F, K, 8>(c) ||
+      try_native<F, K, 16>(c))
+    return;
+  if (c.n <= 0xFFFFFFFFull) run_indexed<F, K, std::uint32_t>(c);
+  else run_indexed<F, K, std::uint64_t>(c);
+}
+
+template <algorithm A, class K> void run_algorithm(const device_call<K>& c) {
+  run_family<typename family_of<A>::type>(c);
+}
+
+}  // namespace gpusort::detail

@@ -1,0 +1,51 @@
+// The distribution step that sample sort and quicksort share: every key of
+// a segment goes to the bucket its segment's sorted splitters give it
+// (block::splitter_tree), in two launches over a level's work items:
+//   count    count.cuh: each item's bucket counts, published by the policy
+//            (sample sort: a table cell per bucket and tile, scanned after;
+//            quicksort: one atomicAdd per class into its segment's counts)
+//   scatter  scatter.cuh: classify, rank by bucket, exchange in shared
+//            memory, store each bucket's run coalesced; where a run goes is
+//            the policy's (sample sort: the scanned table; quicksort: an
+//            atomicAdd on the class's cursor, as soon as the counts are known)
+// Sample sort (Sintorn & Assarsson 2008; Sanders & Winkel 2004, "Super
+// Scalar Sample Sort") ranks stably by warp multi-split; quicksort
+// (Cederman & Tsigas 2008, multi-pivot after Aumüller & Dietzfelbinger
+// 2016) by one shared atomic a key, unstably.
+//
+// A policy P provides, for the kernels:
+//   P::threads, P::count_items, P::scatter_items, P::bits   block shape,
+//            keys a thread per chunk, and bucket bits (a pad bucket above
+//            every real one is (1 << bits) - 1)
+//   P::buckets, P::tree_levels   real buckets; splitters = 2^levels - 1
+//   P::count_blocks, P::scatter_blocks   blocks per SM (__launch_bounds__)
+//   P::stable, P::values_early   ranker; values loaded with the keys (held
+//            in registers) or after the keys are out
+//   items()                      work items of the launch (device)
+//   item(w) -> {seg, first, valid} and policy data: keys [first, first +
+//            valid) of the source, all in segment seg
+//   splitters(seg)               the segment's sorted splitters (carried)
+//   publish(item, b, count)      count kernel: bucket b's count of the item
+//   cursor begin(item)           scatter: a thread's state for its buckets
+//   base(cursor&, item, b, u, count) -> where bucket b's next `count` keys
+//            go (u: the thread's u-th bucket)
+#pragma once
+
+#include <gpusort/detail/block/search_tree.cuh>
+
+namespace gpusort::detail::partition {
+
+// Loads segment `seg`'s splitters as the block's search tree unless already
+// there. Block-uniform; the caller syncs before the first descent, and had
+// synced since the last one.
+template <class Tree, class Ord, class Policy>
+__device__ __forceinline__ void use_segment(Tree& tree, const Ord& ord, const Policy& pol, unsigned seg,
+                                            unsigned& loaded) {
+  if (seg == loaded) return;
+  tree.load(ord, pol.splitters(seg));
+  loaded = seg;
+}
+
+template <class Policy> inline constexpr unsigned pad_bucket = (1u << Policy::bits) - 1;
+
+}  // namespace gpusort::detail::partition
