@@ -3,9 +3,9 @@
 # built here and carried compressed in .carry/ (see scripts/device_check.sh).
 # Each part fits one 10-minute call; CSVs go to $OUT, bench/merge_csv.py
 # joins them.
-#   scripts/device_bench.sh core      the fast families and the peers, u32
-#                                     keys at 2^24 and 2^28, u32 pairs, u64
-#                                     and f32 keys, the struct key
+#   scripts/device_bench.sh core      the fast families and the peers at
+#                                     2^28: u32 keys, u32 pairs, u64 keys;
+#                                     f32 keys at 1e8
 #   scripts/device_bench.sh default   every algorithm, u32 keys, 2^10 .. 2^28
 #   scripts/device_bench.sh extra     distributions at 2^26 for the
 #                                     comparison sorts and their peers
@@ -28,17 +28,16 @@ run() {  # run NAME ARGS...: one bench invocation with each binary
     [ -x "/tmp/bin/$b" ] || continue
     local tag=after
     [ "$b" = gpusort_before ] && tag=before
-    timeout 290 "/tmp/bin/$b" bench "$@" --csv "$out/${tag}_$name.csv" >> "$out/bench.log" 2>&1
+    timeout "${BENCH_TIMEOUT:-150}" "/tmp/bin/$b" bench "$@" --csv "$out/${tag}_$name.csv" >> "$out/bench.log" 2>&1
     echo "$tag $name rc=$?"
   done
 }
 case "${1:-core}" in
   core)
-    run a_u32 --algo "$fast,cub_radix,cub_merge,thrust" --n 2^24,2^28
+    run a_u32 --algo "$fast,cub_radix,cub_merge,thrust" --n 2^28
     run b_pairs --algo radix_onesweep,cub_radix,merge_path,cub_merge --pairs --n 2^28
     run c_u64 --algo radix_onesweep,cub_radix,merge_path,cub_merge --key u64 --n 2^28
-    run d_f32 --algo "$cmp" --key f32 --n 100000000
-    run e_struct --algo merge_path,cub_merge --key u32f32 --n 2^26 ;;
+    run d_f32 --algo radix_onesweep,cub_radix,sample,quick --key f32 --n 100000000 ;;
   default)
     run default ;;
   extra)

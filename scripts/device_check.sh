@@ -22,8 +22,8 @@ case "${1:-}" in
     grep -E "^\[  FAILED|Failure" "$out/tests.log" | head -20
     tail -4 "$out/tests.log"
     for tool in memcheck racecheck; do
-      filter='GpuSanitize.U32:GpuSanitize.U8:GpuSanitize.F64'
-      [ "$tool" = racecheck ] && filter='GpuSanitize.U32:GpuSanitize.U8'
+      filter=${MEMCHECK_FILTER:-GpuSanitize.U32:GpuSanitize.U8:GpuSanitize.F64}
+      [ "$tool" = racecheck ] && filter=${RACECHECK_FILTER:-GpuSanitize.U8}
       timeout "${SANITIZE_TIMEOUT:-120}" compute-sanitizer --tool "$tool" --error-exitcode 3 \
         /tmp/bin/gpusort_tests --gtest_brief=1 --gtest_filter="$filter" > "$out/$tool.log" 2>&1
       echo "$tool rc=$?"

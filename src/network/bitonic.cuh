@@ -141,7 +141,7 @@ tile_merge_kernel(K* keys, P* vals, std::size_t n, Ord ord) {
   }
 }
 
-template <class K, class P, class Ord> void sort_with(const sort_problem<K, P>& p, const Ord& ord) {
+template <class K, class P, order_for<K> Ord> void sort_with(const sort_problem<K, P>& p, const Ord& ord) {
   using U = typename key_traits<K>::bits;
   using T = tuning<U, P>;
   const call_context& ctx = *p.ctx;

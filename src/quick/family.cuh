@@ -107,7 +107,7 @@ template <class Tune, class K, class P> struct plan {
   }
 };
 
-template <class Tune, class K, class P, class Ord>
+template <class Tune, class K, class P, order_for<K> Ord>
 void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   using Block = typename Tune::block;
   const call_context& ctx = *p.ctx;

@@ -33,7 +33,7 @@ template <int THREADS, int ITEMS, int RADIX_BITS, class U, class P> struct block
   using ranker = block::block_rank<THREADS, ITEMS, RADIX_BITS>;
 
   // Shared memory: the ranker's histograms, or the exchange of keys and values.
-  static constexpr std::size_t keys_bytes = (std::size_t(tile) * sizeof(U) + 15) / 16 * 16;
+  static constexpr std::size_t keys_bytes = align16(std::size_t(tile) * sizeof(U));
   static constexpr std::size_t vals_bytes = is_no_value<P> ? 0 : std::size_t(tile) * sizeof(P);
   static constexpr std::size_t rank_bytes = sizeof(typename ranker::storage);
   static constexpr std::size_t shared_bytes =

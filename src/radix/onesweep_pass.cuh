@@ -61,7 +61,6 @@ template <class K, class P> struct pass_args {
 // made, and no rank is held in a register (u32 pairs: 84 KB a block).
 template <class T, class U, class P> struct pass_shared {
   using ranker = block::block_rank<T::threads, T::items, T::radix_bits>;
-  static constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
   static constexpr std::size_t keys_bytes = align16(std::size_t(T::tile) * sizeof(U));
   static constexpr std::size_t vals_bytes = is_no_value<P> ? 0 : align16(std::size_t(T::tile) * sizeof(P));
   static constexpr std::size_t rank_bytes = align16(sizeof(typename ranker::storage));

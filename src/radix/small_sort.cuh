@@ -40,8 +40,8 @@ template <int THREADS, int ITEMS, int MAX_BITS, class U, class P, bool BY_COMPAR
 
   // Shared memory: counters, key exchange, value exchange (each 16-aligned).
   static constexpr std::size_t counter_bytes = sizeof(typename ranker::storage);
-  static constexpr std::size_t keys_bytes = (std::size_t(tile) * sizeof(U) + 15) / 16 * 16;
-  static constexpr std::size_t vals_bytes = is_no_value<P> ? 0 : (std::size_t(tile) * sizeof(P) + 15) / 16 * 16;
+  static constexpr std::size_t keys_bytes = align16(std::size_t(tile) * sizeof(U));
+  static constexpr std::size_t vals_bytes = is_no_value<P> ? 0 : align16(std::size_t(tile) * sizeof(P));
   static constexpr std::size_t shared_bytes = counter_bytes + keys_bytes + vals_bytes;
   static_assert(keys_bytes >= 16 * 4 * sizeof(std::uint32_t), "block scan and plan scratch alias the key exchange");
 };

@@ -146,7 +146,7 @@ std::vector<span> read_oversized(const call_context& ctx, const plan<K, P>& pl, 
   return spans;
 }
 
-template <class K, class P, class Ord> void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
+template <class K, class P, order_for<K> Ord> void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   using Tune = merge_tune<K, P>;
   const call_context& ctx = *p.ctx;
   const plan<K, P> pl(ctx, p.n, temp);

@@ -19,6 +19,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -186,6 +187,19 @@ template <class K> struct full_order {
   GPUSORT_HD bits pad() const { return bits(~bits(0)); }
   // Whether encode(k) is k's own bits: unsigned keys, ascending.
   GPUSORT_HD bool encodes_as_is() const { return traits::kind == key_kind::unsigned_int && flip == 0; }
+};
+
+// What every sort needs of an order object (key_order, full_order, the
+// comparator API's custom_order): the type keys are carried as in kernels,
+// encode and decode between the caller's key K and it, a strict weak order
+// on carried values, and whether encoding is the identity (tile loads then
+// copy raw bits).
+template <class O, class K>
+concept order_for = requires(const O& o, const K& k, const typename O::carried& c) {
+  { o.encode(k) } -> std::convertible_to<typename O::carried>;
+  { o.decode(c) } -> std::convertible_to<K>;
+  { o(c, c) } -> std::convertible_to<bool>;
+  { o.encodes_as_is() } -> std::convertible_to<bool>;
 };
 
 }  // namespace gpusort::detail

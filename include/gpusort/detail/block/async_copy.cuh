@@ -17,7 +17,7 @@ namespace gpusort::detail::block {
 // The cp.async width for T: the largest of 16, 8, 4 bytes that divides
 // both its size and its alignment (a struct of a u32 and a float moves as
 // two 4-byte copies); 0 when none does.
-template <class T> constexpr int async_word() {
+template <class T> __host__ __device__ constexpr int async_word() {
   int w = 16;
   while (w >= 4 && (sizeof(T) % w != 0 || alignof(T) < std::size_t(w))) w /= 2;
   return w >= 4 && sizeof(T) <= 16 ? w : 0;

@@ -72,7 +72,7 @@ template <class U, class P> struct shared_tile {
 
  private:
   static constexpr __host__ __device__ std::size_t key_bytes(std::size_t tile) {
-    return (slots(tile) * sizeof(U) + 15) / 16 * 16;
+    return align16(slots(tile) * sizeof(U));
   }
 };
 

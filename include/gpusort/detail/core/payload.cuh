@@ -5,6 +5,7 @@
 // gather (see dispatch.cuh).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -23,6 +24,10 @@ template <> struct payload_of<2> { using type = std::uint16_t; };
 template <> struct payload_of<4> { using type = std::uint32_t; };
 template <> struct payload_of<8> { using type = std::uint64_t; };
 template <> struct payload_of<16> { using type = payload16; };
+
+// Bytes rounded up to 16: arrays carved one after another from shared
+// memory each start aligned for 16-byte accesses.
+inline constexpr std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
 // Bytes one element occupies on chip (key bits plus payload).
 template <class U, class P>

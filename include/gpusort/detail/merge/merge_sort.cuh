@@ -12,6 +12,7 @@
 #include <gpusort/detail/core/context.hpp>
 #include <gpusort/detail/core/launch.cuh>
 #include <gpusort/detail/core/temp_layout.hpp>
+#include <gpusort/detail/key_traits.hpp>
 #include <gpusort/detail/merge/merge_passes.cuh>
 #include <gpusort/detail/merge/segment_sort.cuh>
 
@@ -54,7 +55,7 @@ template <class Tune, class K, class P> std::size_t sort_temp_bytes(std::size_t 
   return plan.bytes();
 }
 
-template <class Tune, class K, class P, class Ord>
+template <class Tune, class K, class P, order_for<K> Ord>
 void sort(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Ord ord,
           cudaStream_t stream, void* temp) {
   if (n == 0) return;
