@@ -30,9 +30,26 @@ namespace gpusort::detail {
 
 template <algorithm A> struct family_of;  // the table: the instance units specialise it
 
-inline void check_temp(const call_context& ctx, std::size_t have, std::size_t need) {
-  if (have < need)
-    ctx.fail(errc::invalid_argument, "temp_bytes smaller than the query returned (" + std::to_string(need) + ")");
+// The two phases of a call over one plan: with temp == nullptr, stores the
+// plan's size and returns false (nothing to run); else checks that the
+// caller's scratch is large enough and returns true.
+inline bool run_phase(const temp_layout& plan, void* temp, std::size_t* temp_bytes, const call_context& ctx) {
+  if (!temp) {
+    *temp_bytes = plan.bytes() ? plan.bytes() : 1;
+    return false;
+  }
+  if (*temp_bytes < plan.bytes())
+    ctx.fail(errc::invalid_argument, "temp_bytes smaller than the query returned (" + std::to_string(plan.bytes()) + ")");
+  return true;
+}
+
+// Where an in-place call's input is read from: `copy` (scratch), filled
+// from `src` first, or `src` itself when there is no copy.
+inline const void* staged(const call_context& ctx, void* copy, const void* src, std::size_t bytes, cudaStream_t s,
+                          const char* what) {
+  if (!copy) return src;
+  ctx.check(cudaMemcpyAsync(copy, src, bytes, cudaMemcpyDeviceToDevice, s), what);
+  return copy;
 }
 
 // Sizes (temp == nullptr) or runs one sort whose values travel as payload P.
@@ -40,12 +57,7 @@ template <sort_family F, class K, class P>
 void run_native(const sort_problem<K, P>& p, void* temp, std::size_t* temp_bytes) {
   temp_layout plan(temp);
   void* family = plan.take<std::uint8_t>(F::temp_bytes(p));
-  if (!temp) {
-    *temp_bytes = plan.bytes() ? plan.bytes() : 1;
-    return;
-  }
-  check_temp(*p.ctx, *temp_bytes, plan.bytes());
-  F::sort(p, family);
+  if (run_phase(plan, temp, temp_bytes, *p.ctx)) F::sort(p, family);
 }
 
 // The (rank, index) sort of an unsigned key type U: instantiated once per
@@ -56,9 +68,9 @@ template <sort_family F, class U> struct ranked_ops {
     return {rin, rout, iin, iout, n, key_order<U>(false, 0, key_traits<U>::width), s, ctx, pivots};
   }
   // Scratch of the family for n pairs, and the run; `wide` picks 64-bit indices.
-  static std::size_t temp_bytes(std::size_t n, bool wide, pivot_rule pivots) {
-    if (wide) return F::temp_bytes(problem<std::uint64_t>(nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr, pivots));
-    return F::temp_bytes(problem<std::uint32_t>(nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr, pivots));
+  static std::size_t temp_bytes(std::size_t n, bool wide, const call_context* ctx, pivot_rule pivots) {
+    if (wide) return F::temp_bytes(problem<std::uint64_t>(nullptr, nullptr, nullptr, nullptr, n, nullptr, ctx, pivots));
+    return F::temp_bytes(problem<std::uint32_t>(nullptr, nullptr, nullptr, nullptr, n, nullptr, ctx, pivots));
   }
   static void sort(const U* rin, U* rout, void* iin, void* iout, std::size_t n, bool wide, cudaStream_t s,
                    const call_context* ctx, pivot_rule pivots, void* temp) {
@@ -92,24 +104,10 @@ template <sort_family F, class K> void run_ranked(const device_call<K>& c) {
   void* iout = plan.take<std::uint8_t>(c.n * iw);
   K* kcopy = c.keys_in == c.keys_out ? plan.take<K>(c.n) : nullptr;
   void* vcopy = c.val_size && c.vals_in == c.vals_out ? plan.take<std::uint8_t>(c.n * c.val_size) : nullptr;
-  void* family = plan.take<std::uint8_t>(ranked_ops<F, U>::temp_bytes(c.n, wide, c.pivots));
-  if (!c.temp) {
-    *c.temp_bytes = plan.bytes() ? plan.bytes() : 1;
-    return;
-  }
-  check_temp(ctx, *c.temp_bytes, plan.bytes());
-  if (c.n == 0) return;
-  const K* ksrc = c.keys_in;
-  if (kcopy) {
-    ctx.check(cudaMemcpyAsync(kcopy, c.keys_in, c.n * sizeof(K), cudaMemcpyDeviceToDevice, c.stream), "cudaMemcpyAsync(keys)");
-    ksrc = kcopy;
-  }
-  const void* vsrc = c.vals_in;
-  if (vcopy) {
-    ctx.check(cudaMemcpyAsync(vcopy, c.vals_in, c.n * c.val_size, cudaMemcpyDeviceToDevice, c.stream),
-              "cudaMemcpyAsync(values)");
-    vsrc = vcopy;
-  }
+  void* family = plan.take<std::uint8_t>(ranked_ops<F, U>::temp_bytes(c.n, wide, c.ctx, c.pivots));
+  if (!run_phase(plan, c.temp, c.temp_bytes, ctx) || c.n == 0) return;
+  const K* ksrc = static_cast<const K*>(staged(ctx, kcopy, c.keys_in, c.n * sizeof(K), c.stream, "cudaMemcpyAsync(keys)"));
+  const void* vsrc = staged(ctx, vcopy, c.vals_in, c.n * c.val_size, c.stream, "cudaMemcpyAsync(values)");
   rank_kernel<<<grid_for(c.n, 256), 256, 0, c.stream>>>(ksrc, rin, c.n, c.ord);
   ctx.check_launch("rank");
   launch_iota(ctx, iin, wide, c.n, c.stream);
@@ -127,18 +125,8 @@ template <sort_family F, class K, class I> void run_indexed(const device_call<K>
   std::uint8_t* copy = c.vals_in == c.vals_out ? plan.take<std::uint8_t>(c.n * c.val_size) : nullptr;
   const sort_problem<K, I> p{c.keys_in, c.keys_out, idx_in, idx_out, c.n, c.ord, c.stream, c.ctx, c.pivots};
   void* family = plan.take<std::uint8_t>(F::temp_bytes(p));
-  if (!c.temp) {
-    *c.temp_bytes = plan.bytes() ? plan.bytes() : 1;
-    return;
-  }
-  check_temp(ctx, *c.temp_bytes, plan.bytes());
-  if (c.n == 0) return;
-  const void* src = c.vals_in;
-  if (copy) {
-    ctx.check(cudaMemcpyAsync(copy, c.vals_in, c.n * c.val_size, cudaMemcpyDeviceToDevice, c.stream),
-              "cudaMemcpyAsync(values)");
-    src = copy;
-  }
+  if (!run_phase(plan, c.temp, c.temp_bytes, ctx) || c.n == 0) return;
+  const void* src = staged(ctx, copy, c.vals_in, c.n * c.val_size, c.stream, "cudaMemcpyAsync(values)");
   constexpr bool wide = sizeof(I) == 8;
   launch_iota(ctx, idx_in, wide, c.n, c.stream);
   F::sort(p, family);
