@@ -17,6 +17,7 @@
 #include "core/problem.cuh"
 #include "network/bitonic_steps.cuh"
 #include <gpusort/detail/block/tile.cuh>
+#include <gpusort/detail/block/tile_strided.cuh>
 
 #include <cstddef>
 
@@ -88,7 +89,8 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
   for (std::size_t tile = blockIdx.x; tile * T::tile < n; tile += gridDim.x) {
     std::size_t base = tile * T::tile;
     int valid = int(n - base < std::size_t(T::tile) ? n - base : std::size_t(T::tile));
-    block::load_slice<T::block_threads, T::tile / T::block_threads>(ord, t, kin + base, is_no_value<P> ? vin : vin + base, unsigned(valid));
+    block::load_strided<T::block_threads>(kin, vin, base, valid, t, ord);
+    __syncthreads();
     // registers: stages 1..M on each thread's contiguous 2^M elements
     {
       unsigned first = threadIdx.x << M;
@@ -109,7 +111,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
     __syncthreads();
     // shared memory: the remaining stages of the tile
     for (int ks = M + 1; ks <= log_net; ++ks) tile_passes<T>(ord, t, valid, log_net, ks, true);
-    block::store_slice<T::block_threads, T::tile / T::block_threads>(ord, t, kout + base, is_no_value<P> ? vout : vout + base, unsigned(valid));
+    block::store_strided<T::block_threads>(t, valid, kout, vout, base, ord);
     __syncthreads();
   }
 }
@@ -134,9 +136,10 @@ tile_merge_kernel(K* keys, P* vals, std::size_t n, Ord ord) {
   for (std::size_t tile = blockIdx.x; tile * T::tile < n; tile += gridDim.x) {
     std::size_t base = tile * T::tile;
     int valid = int(n - base < std::size_t(T::tile) ? n - base : std::size_t(T::tile));
-    block::load_slice<T::block_threads, T::tile / T::block_threads>(ord, t, keys + base, is_no_value<P> ? vals : vals + base, unsigned(valid));
+    block::load_strided<T::block_threads>(keys, vals, base, valid, t, ord);
+    __syncthreads();
     tile_passes<T>(ord, t, valid, T::tile_log2, T::tile_log2, false);  // half steps, bits tile_log2-1..0
-    block::store_slice<T::block_threads, T::tile / T::block_threads>(ord, t, keys + base, is_no_value<P> ? vals : vals + base, unsigned(valid));
+    block::store_strided<T::block_threads>(t, valid, keys, vals, base, ord);
     __syncthreads();
   }
 }

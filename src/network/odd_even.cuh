@@ -16,6 +16,7 @@
 #include <gpusort/detail/block/merge.cuh>
 #include <gpusort/detail/block/thread_sort.cuh>
 #include <gpusort/detail/block/tile.cuh>
+#include <gpusort/detail/block/tile_strided.cuh>
 
 #include <cstddef>
 
@@ -44,7 +45,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
   for (std::size_t tile = blockIdx.x; tile * T::tile < n; tile += gridDim.x) {
     std::size_t base = tile * T::tile;
     int valid = int(n - base < std::size_t(T::tile) ? n - base : std::size_t(T::tile));
-    block::load_slice<T::threads, T::items>(ord, t, kin + base, is_no_value<P> ? vin : vin + base, unsigned(valid));
+    block::load_strided<T::threads>(kin, vin, base, valid, t, ord);
     for (int i = valid + me; i < T::tile; i += T::threads) t.keys[t.slot(i)] = ord.pad();
     __syncthreads();
     // thread: sort my ITEMS in registers
@@ -84,7 +85,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, O
 #pragma unroll
     for (int r = 0; r < I; ++r) t.store(unsigned(me) * I + r, k[r], v[r]);
     __syncthreads();
-    block::store_slice<T::threads, T::items>(ord, t, kout + base, is_no_value<P> ? vout : vout + base, unsigned(valid));
+    block::store_strided<T::threads>(t, valid, kout, vout, base, ord);
     __syncthreads();
   }
 }
@@ -103,9 +104,10 @@ merge_split_kernel(K* keys, P* vals, std::size_t n, Ord ord, int parity, std::si
     std::size_t na = T::tile;
     std::size_t nb = n - (base + na) < std::size_t(T::tile) ? n - (base + na) : std::size_t(T::tile);
     int total = int(na + nb);
-    block::load_slice<T::threads, 2 * T::items>(ord, t, keys + base, is_no_value<P> ? vals : vals + base, unsigned(total));
+    block::load_strided<T::threads>(keys, vals, base, total, t, ord);
+    __syncthreads();
     block::merge_in_tile<2 * T::items>(t, unsigned(na), unsigned(total), ord);
-    block::store_slice<T::threads, 2 * T::items>(ord, t, keys + base, is_no_value<P> ? vals : vals + base, unsigned(total));
+    block::store_strided<T::threads>(t, total, keys, vals, base, ord);
     __syncthreads();
   }
 }

@@ -61,6 +61,7 @@ count_kernel(const K* keys, Ord ord, Policy pol) {
 #pragma unroll
         for (int i = 0; i < I; ++i) atomicAdd(&mine[d[i]], 1u);
       }
+      if constexpr (Policy::one_chunk) break;
     }
     __syncthreads();
     // publish

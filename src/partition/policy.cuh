@@ -21,6 +21,11 @@
 //   P::count_blocks, P::scatter_blocks   blocks per SM (__launch_bounds__)
 //   P::stable, P::values_early   ranker; values loaded with the keys (held
 //            in registers) or after the keys are out
+//   P::reserve_early             place each bucket's run as soon as the
+//            counts are known, inside the ranking (atomics that overlap it),
+//            or after it (no base held in registers while it runs)
+//   P::one_chunk                 every work item is at most one chunk (no
+//            chunk loop)
 //   items()                      work items of the launch (device)
 //   item(w) -> {seg, first, valid} and policy data: keys [first, first +
 //            valid) of the source, all in segment seg

@@ -94,20 +94,26 @@ scatter_kernel(const K* kin, const P* vin, K* kout, P* vout, Ord ord, Policy pol
         const bool live = full || int(ranker::slot(i)) < valid;
         br[i] = live ? s.tree.bucket(ord, key[i]) : pad_bucket<Policy>;
       }
-      // rank, and place each bucket's run as soon as the counts are known
+      // rank; each bucket's run of the chunk is placed as soon as the counts
+      // are known (reserve_early: atomics that overlap the ranking) or after
+      // the ranking (no base held in registers while it runs)
       unsigned counts[BPT], starts[BPT];
       std::size_t at[BPT];
       auto place = [&](const unsigned(&n)[BPT]) {
 #pragma unroll
         for (int u = 0; u < BPT; ++u) at[u] = pol.base(cur, it, ranker::thread_bin(u), u, n[u]);
+      };
+      auto on_counts = [&](const unsigned(&n)[BPT]) {
+        if constexpr (Policy::reserve_early) place(n);
         return false;
       };
       if constexpr (Policy::stable)
         ranker::rank_each(
             s.rank, [&](int i) { return br[i] & 0xFFFFu; }, [&](int i, unsigned r) { br[i] |= r << 16; }, counts,
-            starts, place);
+            starts, on_counts);
       else
-        ranker::rank_unstable(s.rank, br, counts, starts, place);
+        ranker::rank_unstable(s.rank, br, counts, starts, on_counts);
+      if constexpr (!Policy::reserve_early) place(counts);
 #pragma unroll
       for (int u = 0; u < BPT; ++u)
         if (ranker::thread_bin(u) < ranker::bins) s.global[ranker::thread_bin(u)] = at[u] - starts[u];  // wraps; + slot is exact
@@ -143,6 +149,7 @@ scatter_kernel(const K* kin, const P* vin, K* kout, P* vout, Ord ord, Policy pol
         }
       }
       __syncthreads();  // the next chunk ranks over the exchange and may reload the tree
+      if constexpr (Policy::one_chunk) break;
     }
   }
 }

@@ -66,7 +66,7 @@ template <class Tune, class Seg> struct level_policy {
   static constexpr int buckets = Tune::classes;
   static constexpr int tree_levels = Tune::tree_levels;
   static constexpr int count_blocks = Tune::count_blocks, scatter_blocks = Tune::partition_blocks;
-  static constexpr bool stable = false, values_early = true;
+  static constexpr bool stable = false, values_early = true, reserve_early = true, one_chunk = true;
   static_assert(Tune::chunk == threads * scatter_items && buckets <= threads, "one chunk an item; one class a thread");
 
   Seg* segs;
