@@ -27,20 +27,10 @@ template <class K, class V> struct custom_merge {
   using P = std::conditional_t<std::is_void_v<V>, no_value, V>;
   using tune = merge::tuning<K, P>;
 
-  static call_context context(const char* op, std::size_t n, std::size_t temp_bytes) {
-    call_context ctx;
-    ctx.op = op;
-    ctx.key = "custom";
-    ctx.algo = "merge_path";
-    ctx.n = n;
-    ctx.temp_bytes = temp_bytes;
-    return ctx;
-  }
-
   template <class Less>
   static void run(void* temp, std::size_t& temp_bytes, const K* kin, K* kout, const P* vin, P* vout, std::size_t n,
                   Less less, cudaStream_t stream, const char* op) {
-    const call_context ctx = context(op, n, temp_bytes);
+    const call_context ctx = make_context(op, "custom", "merge_path", n, temp_bytes);
     if (n > 0 && (!kin || !kout)) ctx.fail(errc::invalid_argument, "null key pointer with n > 0");
     if constexpr (!std::is_void_v<V>)
       if (n > 0 && (!vin || !vout)) ctx.fail(errc::invalid_argument, "null value pointer with n > 0");
@@ -56,18 +46,9 @@ template <class K, class V> struct custom_merge {
   template <class Less>
   static void run_alloc(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Less less, cudaStream_t stream,
                         const char* op) {
-    std::size_t bytes = 0;
-    run(nullptr, bytes, kin, kout, vin, vout, n, less, stream, op);
-    const call_context ctx = context(op, n, bytes);
-    void* temp = nullptr;
-    ctx.check(cudaMallocAsync(&temp, bytes, stream), "cudaMallocAsync");
-    try {
+    allocating_call(make_context(op, "custom", "merge_path", n), stream, [&](void* temp, std::size_t& bytes) {
       run(temp, bytes, kin, kout, vin, vout, n, less, stream, op);
-    } catch (...) {
-      cudaFreeAsync(temp, stream);
-      throw;
-    }
-    ctx.check(cudaFreeAsync(temp, stream), "cudaFreeAsync");
+    });
   }
 };
 }  // namespace detail

@@ -1,6 +1,6 @@
 // Block radix sort: each block sorts one tile in shared memory with an LSD
 // radix sort of RADIX_BITS-bit digits (Cozzi, "Parallel Algorithms Continued" (CIS 565, 2012): "sort tiles that fit in
-// shared memory with radix sort"; the ranking is block_rank.cuh's
+// shared memory with radix sort"; the ranking is block/rank.cuh's
 // multi-split, Adinets & Merrill 2022).
 //
 // Per pass: rank the tile by the pass's digit, exchange keys (and values)

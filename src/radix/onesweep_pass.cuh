@@ -5,7 +5,7 @@
 //              block that has already started: the look-back cannot deadlock
 //   load       keys warp-striped (a partial tile is padded with a key whose
 //              digit is the largest, so pads rank behind every real key)
-//   rank       warp multi-split (block_rank.cuh); the tile's digit counts
+//   rank       warp multi-split (block/rank.cuh); the tile's digit counts
 //              are published (aggregate) as soon as they are known
 //   look-back  decoupled look-back (Merrill & Garland 2016) per digit: walk
 //              back over earlier tiles, adding aggregates, until an

@@ -2,7 +2,7 @@
 // kernels move bytes, never interpret them, so one instantiation per width
 // (1, 2, 4, 8, 16 bytes) serves every value type. Other widths, or values
 // that are not aligned to their width, go through an index payload and a
-// gather (see dispatch.cuh).
+// gather (see src/core/run_family.cuh).
 #pragma once
 
 #include <cstddef>
