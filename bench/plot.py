@@ -13,10 +13,11 @@ import argparse
 import csv
 import math
 import os
+import re
 import sys
 
 # Lines in a stable order: peers first (dashed), then gpusort's algorithms.
-PEERS = ["cub_radix", "cub_merge", "thrust", "std_sort", "cpu_parallel"]
+PEERS = ["cub_radix", "cub_merge", "cub_segmented", "thrust", "std_sort", "cpu_parallel"]
 
 
 def read_bench_csv(path):
@@ -67,20 +68,31 @@ def plot(meta, rows, out_path):
     # The default suite's combination (u32 keys only, uniform) first. A
     # combination measured at a single n is drawn as bars in one panel per n
     # (Gkeys/s by algorithm and combination) instead of a one-point line.
+    # Segmented sorts (distributions segN, every segment of N keys): one
+    # panel per (key, value, n), Gkeys/s against the segment size.
+    seg_re = re.compile(r"^seg(\d+)$")
+    seg_rows = [r for r in rows if seg_re.match(r["dist"])]
+    seg_panels = sorted({(r["key"], r["value"], r["n"]) for r in seg_rows},
+                        key=lambda c: (c[0] != "u32" or c[1] != "-", c))
+    seg_panels = [c for c in seg_panels
+                  if len({r["dist"] for r in seg_rows if (r["key"], r["value"], r["n"]) == c}) > 1]
+    seg_keys = set(seg_panels)
+    all_rows = rows
+    rows = [r for r in rows if not (seg_re.match(r["dist"]) and (r["key"], r["value"], r["n"]) in seg_keys)]
     all_combos = sorted({(r["key"], r["value"], r["dist"]) for r in rows},
                         key=lambda c: (c != ("u32", "-", "uniform"), c))
-    if not all_combos:
+    if not all_combos and not seg_panels:
         sys.exit("plot.py: the CSV has no results to plot")
     sizes = {c: {r["n"] for r in rows if (r["key"], r["value"], r["dist"]) == c} for c in all_combos}
     combos = [c for c in all_combos if len(sizes[c]) > 1]
     single = [c for c in all_combos if len(sizes[c]) == 1]
     bar_ns = sorted({next(iter(sizes[c])) for c in single})
-    panels = len(combos) + len(bar_ns)
+    panels = len(combos) + len(bar_ns) + len(seg_panels)
     cols = min(panels, 2)
     nrows = math.ceil(panels / cols)
     fig, axes = plt.subplots(nrows, cols, figsize=(7 * cols, 4.8 * nrows), squeeze=False)
 
-    algos = algorithm_order({r["algorithm"] for r in rows})
+    algos = algorithm_order({r["algorithm"] for r in all_rows})
     markers = "osD^vP*Xh<>p"
     colors = {a: plt.cm.tab20(i % 20) for i, a in enumerate(algos)}
     style = {a: markers[i % len(markers)] for i, a in enumerate(algos)}
@@ -125,6 +137,20 @@ def plot(meta, rows, out_path):
         ax.set_xlabel("n (keys)")
         ax.set_ylabel("Gkeys/s")
         ax.set_title(panel_title(key, value, dist))
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    for ax, (key, value, n) in zip(list(axes.flat)[len(combos) + len(bar_ns):], seg_panels):
+        sel = [r for r in seg_rows if (r["key"], r["value"], r["n"]) == (key, value, n)]
+        for algo in algorithm_order({r["algorithm"] for r in sel}):
+            pts = sorted((int(seg_re.match(r["dist"]).group(1)), r["gkeys"]) for r in sel
+                         if r["algorithm"] == algo)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=style.get(algo, "o"), markersize=4,
+                    label=algo, color=colors.get(algo), linestyle="--" if algo in PEERS else "-")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("segment size (keys)")
+        ax.set_ylabel("Gkeys/s")
+        ax.set_title(f"segmented: {panel_title(key, value, 'all segments equal')}, n = {n:,}")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
     for ax in list(axes.flat)[panels:]:

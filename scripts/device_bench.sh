@@ -9,6 +9,9 @@
 #   scripts/device_bench.sh default   every algorithm, u32 keys, 2^10 .. 2^28
 #   scripts/device_bench.sh extra     distributions at 2^26 for the
 #                                     comparison sorts and their peers
+#   scripts/device_bench.sh segmented segmented sort and cub_segmented at
+#                                     2^26 keys, segments of 16 .. 2^20 and
+#                                     power-law sizes; u32 pairs; u64 keys
 # With gpusort_before.xz carried too, each part runs both binaries back to
 # back (CSV names before_*.csv and after_*.csv).
 set -uo pipefail
@@ -40,8 +43,13 @@ case "${1:-core}" in
     run d_f32 --algo radix_onesweep,cub_radix,sample,quick --key f32 --n 100000000 ;;
   default)
     run default ;;
+  segmented)
+    run s_keys --algo segmented,cub_segmented --n 2^26 \
+      --dist seg16,seg64,seg128,seg256,seg512,seg1024,seg2048,seg4096,seg16384,seg65536,seg1048576,segpow256
+    run s_pairs --algo segmented,cub_segmented --pairs --n 2^26 --dist seg256
+    run s_u64 --algo segmented,cub_segmented --key u64 --n 2^26 --dist seg1024 ;;
   extra)
     run dists --algo "$cmp" --n 2^26 \
       --dist sorted,reverse,equal,few_unique,zipf,entropy2,entropy4,organ_pipe,median3_killer,sample_killer ;;
-  *) echo "usage: $0 core|default|extra" >&2; exit 2 ;;
+  *) echo "usage: $0 core|default|extra|segmented" >&2; exit 2 ;;
 esac

@@ -29,8 +29,8 @@ case "${1:-}" in
     grep -E "^\[  FAILED|Failure" "$out/tests.log" | head -20
     tail -4 "$out/tests.log"
     for tool in memcheck racecheck; do
-      filter=${MEMCHECK_FILTER:-GpuSanitize.U32:GpuSanitize.U8:GpuSanitize.F64}
-      [ "$tool" = racecheck ] && filter=${RACECHECK_FILTER:-GpuSanitize.U8}
+      filter=${MEMCHECK_FILTER:-GpuSanitize.U32:GpuSanitize.U8:GpuSanitize.F64:GpuSanitizeSegmented.*}
+      [ "$tool" = racecheck ] && filter=${RACECHECK_FILTER:-GpuSanitize.U8:GpuSanitizeSegmented.U8}
       timeout "${SANITIZE_TIMEOUT:-120}" compute-sanitizer --tool "$tool" --error-exitcode 3 \
         /tmp/bin/gpusort_tests --gtest_brief=1 --gtest_filter="$filter" > "$out/$tool.log" 2>&1
       echo "$tool rc=$?"
@@ -47,6 +47,15 @@ case "${1:-}" in
           --csv "$out/${tool}${kind}.csv" > "$out/${tool}${kind}.log" 2>&1
         echo "$tool $kind rc=$?"
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/${tool}${kind}.log" | sort | uniq -c | head -3
+      done
+      # segmented sort: every size class (segments of 7, 300 and 5000 keys,
+      # power-law sizes), keys and pairs
+      for kind in "" --pairs; do
+        timeout "${SANITIZE_TIMEOUT:-100}" compute-sanitizer --tool "$tool" --error-exitcode 3 \
+          /tmp/bin/gpusort bench --algo segmented --dist seg7,seg300,seg5000,segpow64 --n 70001 --reps 1 \
+          --warmup 0 $kind --csv "$out/${tool}_seg${kind}.csv" > "$out/${tool}_seg${kind}.log" 2>&1
+        echo "$tool segmented $kind rc=$?"
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/${tool}_seg${kind}.log" | sort | uniq -c | head -3
       done
     done ;;
   *) echo "usage: $0 tests|cli" >&2; exit 2 ;;

@@ -1,7 +1,7 @@
 // CUB reference sorts (see cub_reference.hpp), explicitly instantiated for
 // the 12 key types.
 #include "cub_reference.hpp"
-#include "gpu_util.cuh"
+#include "gpu_util.hpp"
 
 #include <gpusort/detail/key_traits.hpp>
 

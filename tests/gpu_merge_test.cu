@@ -5,7 +5,7 @@
 //   merge_bottom_up  one thread per merge: the last passes are serial, so
 //                    sizes stay small
 //   merge_recursive  one launch per merge: sizes stay moderate
-#include "gpu_suite.cuh"
+#include "gpu_suite.hpp"
 
 #include <gpusort/merge_sort.cuh>
 

@@ -22,7 +22,7 @@
 // organ pipe, median-of-3 killer, sample killer, all equal, few unique...)
 // at each dist size; Adversarial runs them at a few million u32 and f64
 // keys.
-#include "gpu_suite.cuh"
+#include "gpu_suite.hpp"
 
 #include "quick/family.cuh"
 

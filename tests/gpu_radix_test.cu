@@ -7,7 +7,7 @@
 //                   skipping (constant digits, in place or not, every
 //                   path), odd pass counts in place, and a sort over more
 //                   than one 2^28-key portion.
-#include "gpu_suite.cuh"
+#include "gpu_suite.hpp"
 #include "radix/digit.cuh"
 #include "radix/onesweep_tuning.cuh"
 

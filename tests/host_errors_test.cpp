@@ -2,6 +2,7 @@
 // they must raise gpusort::error(errc::invalid_argument) on any machine,
 // with or without a GPU (host pointers stand in for device ones: they are
 // never dereferenced when the arguments are rejected).
+#include "expect_error.hpp"
 #include "key_types.hpp"
 
 #include <gtest/gtest.h>
@@ -13,19 +14,6 @@ namespace {
 using namespace gpusort_test;
 using gpusort::errc;
 
-// Runs `stmt`; expects a gpusort::error with code `want`.
-#define EXPECT_GPUSORT_ERROR(stmt, want)                                                     \
-  do {                                                                                       \
-    try {                                                                                    \
-      stmt;                                                                                  \
-      ADD_FAILURE() << #stmt << ": no exception";                                            \
-    } catch (const gpusort::error& e) {                                                      \
-      EXPECT_EQ(int(e.code()), int(want)) << #stmt << ": " << e.what();                      \
-      EXPECT_NE(std::string(e.what()), "") << #stmt;                                         \
-    } catch (const std::exception& e) {                                                      \
-      ADD_FAILURE() << #stmt << ": not a gpusort::error: " << e.what();                      \
-    }                                                                                        \
-  } while (0)
 
 TEST(HostErrors, NullKeyPointers) {
   std::vector<std::uint32_t> buf(8);

@@ -9,6 +9,9 @@
 //   gpusort::sort_keys(data, n, opt);                      // in place
 // and the same for sort_pairs. Calls are asynchronous on opt.stream.
 //
+// Segmented sorts (many independent segments in one call, as
+// cub::DeviceSegmentedSort): segmented_sort_keys / segmented_sort_pairs.
+//
 // The host-memory call gpusort::sort(std::span<K>) (and its pairs variant)
 // sorts data in host memory on the GPU when one is present and with a
 // parallel CPU sort otherwise, and returns which backend ran.
@@ -141,6 +144,102 @@ template <class K, class V>
 void sort_pairs(void* temp, std::size_t& temp_bytes, K* keys, V* vals, std::size_t n,
                 const options& opt = {}) {
   sort_pairs<K, V>(temp, temp_bytes, keys, keys, vals, vals, n, opt);
+}
+
+// ---- segmented sort ----------------------------------------------------------
+// Sorts many independent segments in one call: segment i is
+// [begin_offsets[i], end_offsets[i]) of the keys (and values), as in
+// cub::DeviceSegmentedSort. Offsets live in device memory and may be
+// int32, uint32, int64 or uint64; the one-array form takes
+// offsets[0 .. num_segments] with segment i = [offsets[i], offsets[i + 1]).
+// Segments must not overlap; offsets are clamped to [0, n], and an empty
+// segment (end <= begin) sorts nothing. Keys and values outside every
+// segment are left untouched in the output (not copied). At most 2^32 - 1
+// segments. Stable, in CUB's order;
+// options' direction and bit range apply to every segment (opt.algo is
+// ignored). No host synchronisation: the call can be captured in a CUDA
+// graph. In-place calls (in == out) stage a copy of the input in scratch.
+namespace detail {
+template <class K>
+void segmented_sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out,
+                           const void* vals_in, void* vals_out, std::size_t val_size, std::size_t n,
+                           std::size_t num_segments, const void* begin_offsets,
+                           const void* end_offsets, int offset_bytes, const options& opt,
+                           const char* op);
+template <class K>
+void segmented_sort_device_alloc(const K* keys_in, K* keys_out, const void* vals_in,
+                                 void* vals_out, std::size_t val_size, std::size_t n,
+                                 std::size_t num_segments, const void* begin_offsets,
+                                 const void* end_offsets, int offset_bytes, const options& opt,
+                                 const char* op);
+template <class O> constexpr int check_offset() {
+  static_assert(std::is_integral_v<O> && (sizeof(O) == 4 || sizeof(O) == 8),
+                "gpusort: segment offsets must be 32- or 64-bit integers");
+  return std::is_signed_v<O> ? -int(sizeof(O)) : int(sizeof(O));
+}
+}  // namespace detail
+
+template <class K, class O>
+void segmented_sort_keys(void* temp, std::size_t& temp_bytes, const K* in, K* out, std::size_t n,
+                         std::size_t num_segments, const O* begin_offsets, const O* end_offsets,
+                         const options& opt = {}) {
+  detail::check_key<K>();
+  detail::segmented_sort_device<K>(temp, &temp_bytes, in, out, nullptr, nullptr, 0, n, num_segments,
+                                   begin_offsets, end_offsets, detail::check_offset<O>(), opt,
+                                   "segmented_sort_keys");
+}
+template <class K, class O>
+void segmented_sort_keys(void* temp, std::size_t& temp_bytes, const K* in, K* out, std::size_t n,
+                         std::size_t num_segments, const O* offsets, const options& opt = {}) {
+  segmented_sort_keys<K, O>(temp, temp_bytes, in, out, n, num_segments, offsets, offsets + 1, opt);
+}
+template <class K, class O>
+void segmented_sort_keys(const K* in, K* out, std::size_t n, std::size_t num_segments,
+                         const O* begin_offsets, const O* end_offsets, const options& opt = {}) {
+  detail::check_key<K>();
+  detail::segmented_sort_device_alloc<K>(in, out, nullptr, nullptr, 0, n, num_segments,
+                                         begin_offsets, end_offsets, detail::check_offset<O>(), opt,
+                                         "segmented_sort_keys");
+}
+template <class K, class O>
+void segmented_sort_keys(const K* in, K* out, std::size_t n, std::size_t num_segments,
+                         const O* offsets, const options& opt = {}) {
+  segmented_sort_keys<K, O>(in, out, n, num_segments, offsets, offsets + 1, opt);
+}
+
+template <class K, class V, class O>
+void segmented_sort_pairs(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out,
+                          const V* vals_in, V* vals_out, std::size_t n, std::size_t num_segments,
+                          const O* begin_offsets, const O* end_offsets, const options& opt = {}) {
+  detail::check_key<K>();
+  detail::check_value<V>();
+  detail::segmented_sort_device<K>(temp, &temp_bytes, keys_in, keys_out, vals_in, vals_out,
+                                   sizeof(V), n, num_segments, begin_offsets, end_offsets,
+                                   detail::check_offset<O>(), opt, "segmented_sort_pairs");
+}
+template <class K, class V, class O>
+void segmented_sort_pairs(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out,
+                          const V* vals_in, V* vals_out, std::size_t n, std::size_t num_segments,
+                          const O* offsets, const options& opt = {}) {
+  segmented_sort_pairs<K, V, O>(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n,
+                                num_segments, offsets, offsets + 1, opt);
+}
+template <class K, class V, class O>
+void segmented_sort_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out,
+                          std::size_t n, std::size_t num_segments, const O* begin_offsets,
+                          const O* end_offsets, const options& opt = {}) {
+  detail::check_key<K>();
+  detail::check_value<V>();
+  detail::segmented_sort_device_alloc<K>(keys_in, keys_out, vals_in, vals_out, sizeof(V), n,
+                                         num_segments, begin_offsets, end_offsets,
+                                         detail::check_offset<O>(), opt, "segmented_sort_pairs");
+}
+template <class K, class V, class O>
+void segmented_sort_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out,
+                          std::size_t n, std::size_t num_segments, const O* offsets,
+                          const options& opt = {}) {
+  segmented_sort_pairs<K, V, O>(keys_in, keys_out, vals_in, vals_out, n, num_segments, offsets,
+                                offsets + 1, opt);
 }
 
 // ---- host memory -----------------------------------------------------------

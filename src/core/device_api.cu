@@ -23,15 +23,25 @@ const char* algo_name(algorithm a) {
   return name.empty() ? "?" : name.data();
 }
 
-// The (algorithm, key) units this build holds: gpusort_built.inc is written
-// by CMake from families.def, GPUSORT_ALGORITHMS and GPUSORT_KEYS.
+// The (algorithm, carrier key) units this build holds: gpusort_built.inc is
+// written by CMake from families.def, GPUSORT_ALGORITHMS and GPUSORT_KEYS.
+// A key that is not its own carrier (signed integers, bf16: key_traits.hpp)
+// is handed over as its carrier, with the order carried_order gives.
 template <class K> void dispatch(algorithm a, const device_call<K>& c) {
+  using C = carrier_t<K>;
+  if constexpr (!std::is_same_v<C, K>) {
+    const device_call<C> as_carrier{c.temp,     c.temp_bytes, reinterpret_cast<const C*>(c.keys_in),
+                                    reinterpret_cast<C*>(c.keys_out), c.vals_in, c.vals_out, c.val_size, c.n,
+                                    carried_order(c.ord), c.stream, c.ctx, c.pivots};
+    return dispatch(a, as_carrier);
+  } else {
 #define GPUSORT_BUILT(A, KT) \
   if constexpr (std::is_same_v<K, KT>) \
     if (a == algorithm::A) return run_algorithm<algorithm::A, K>(c);
 #include "gpusort_built.inc"
 #undef GPUSORT_BUILT
-  c.ctx->fail(errc::unsupported, "not in this build (see the CMake options GPUSORT_ALGORITHMS and GPUSORT_KEYS)");
+    c.ctx->fail(errc::unsupported, "not in this build (see the CMake options GPUSORT_ALGORITHMS and GPUSORT_KEYS)");
+  }
 }
 
 }  // namespace

@@ -36,8 +36,17 @@ template <class K, class P> struct sort_problem {
   pivot_rule pivots = pivot_rule::sampled;
 };
 
-// What a family is: an algorithm id, whether it compares keys, and the
-// two-phase pair every family provides for every key and payload type:
+// The value widths a family carries as payloads, as a set of bits: bit W
+// set for W-byte values (W = 1, 2, 4, 8, 16). Values of other widths travel
+// as their 4- or 8-byte index and are gathered after the sort
+// (run_family.cuh), which halves the kernels a family compiles.
+inline constexpr unsigned all_value_widths = 1 | 2 | 4 | 8 | 16;
+inline constexpr unsigned index_value_widths = 4 | 8;
+
+// What a family is: an algorithm id, whether it compares keys, the value
+// widths it carries (production families: all; the teaching sorts:
+// index_value_widths), and the two-phase pair every family provides for
+// every key and payload type:
 //   temp_bytes(p)  the scratch one sort of problem p needs (no CUDA call)
 //   sort(p, temp)  launches it on p.stream, no host synchronisation
 // A comparison family (compares = true) receives full-range problems only:
@@ -47,6 +56,7 @@ template <class F>
 concept sort_family = requires(const sort_problem<std::uint32_t, no_value>& p, void* temp) {
   { F::id } -> std::convertible_to<algorithm>;
   { F::compares } -> std::convertible_to<bool>;
+  { F::value_widths } -> std::convertible_to<unsigned>;
   { F::temp_bytes(p) } -> std::same_as<std::size_t>;
   { F::sort(p, temp) } -> std::same_as<void>;
 };

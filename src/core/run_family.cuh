@@ -4,9 +4,10 @@
 // type, from families.def), so editing a family rebuilds its own units.
 //
 //   values of width 1, 2, 4, 8 or 16 bytes, aligned to that width, travel
-//   as an opaque payload of the width (payload.cuh); any other value (3
-//   or 12 bytes, a misaligned array) travels as its index: the family
-//   sorts (key, index) pairs, then a gather moves the values
+//   as an opaque payload of the width (payload.cuh) when the family carries
+//   that width (F::value_widths); any other value (3 or 12 bytes, a
+//   misaligned array, a width the family does not carry) travels as its
+//   index: the family sorts (key, index) pairs, then a gather moves the values
 //
 //   partial bit ranges, for comparison families: the family sorts (rank,
 //   index) pairs, the rank being the selected bits of the ordered key as
@@ -135,13 +136,18 @@ template <sort_family F, class K, class I> void run_indexed(const device_call<K>
 
 template <sort_family F, class K, int W> bool try_native(const device_call<K>& c) {
   using P = typename payload_of<W>::type;
-  if (c.val_size != W) return false;
-  if (reinterpret_cast<std::uintptr_t>(c.vals_in) % alignof(P) || reinterpret_cast<std::uintptr_t>(c.vals_out) % alignof(P))
+  if constexpr (!(F::value_widths & W)) {
     return false;
-  run_native<F>(sort_problem<K, P>{c.keys_in, c.keys_out, static_cast<const P*>(c.vals_in), static_cast<P*>(c.vals_out),
-                                   c.n, c.ord, c.stream, c.ctx, c.pivots},
-                c.temp, c.temp_bytes);
-  return true;
+  } else {
+    if (c.val_size != W) return false;
+    if (reinterpret_cast<std::uintptr_t>(c.vals_in) % alignof(P) ||
+        reinterpret_cast<std::uintptr_t>(c.vals_out) % alignof(P))
+      return false;
+    run_native<F>(sort_problem<K, P>{c.keys_in, c.keys_out, static_cast<const P*>(c.vals_in),
+                                     static_cast<P*>(c.vals_out), c.n, c.ord, c.stream, c.ctx, c.pivots},
+                  c.temp, c.temp_bytes);
+    return true;
+  }
 }
 
 template <sort_family F, class K> void run_family(const device_call<K>& c) {

@@ -5,6 +5,8 @@
 // Keys: __gnu_parallel::stable_sort on the keys themselves.
 // Pairs: sort (rank, original index) records - a total order, so any
 // parallel sort gives the stable result - then gather keys and values.
+// Compiled for the carrier key types only (signed keys as unsigned, bf16
+// as f16: key_traits.hpp).
 #include "host/cpu_sort.hpp"
 
 #include "core/validate.hpp"
@@ -17,11 +19,12 @@
 
 namespace gpusort::detail {
 
+namespace {
+
+// Sorts keys of the carrier type K (key_traits.hpp): signed keys and bf16
+// arrive reinterpreted, with the order carried_order made for them.
 template <class K>
-void cpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt,
-              const call_context& ctx) {
-  const key_order<K> ord = checked_order<K>(opt, ctx);
-  if (n < 2) return;
+void cpu_sort_carried(K* keys, void* vals, std::size_t val_size, std::size_t n, const key_order<K>& ord) {
   using U = typename key_traits<K>::bits;
   if (!vals) {
     __gnu_parallel::stable_sort(keys, keys + n, [&](const K& a, const K& b) { return ord.key_rank(a) < ord.key_rank(b); });
@@ -47,6 +50,17 @@ void cpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const op
   }
   std::memcpy(keys, k2.data(), n * sizeof(K));
   std::memcpy(vals, v2.data(), n * val_size);
+}
+
+}  // namespace
+
+template <class K>
+void cpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt,
+              const call_context& ctx) {
+  const key_order<K> ord = checked_order<K>(opt, ctx);
+  if (n < 2) return;
+  using C = carrier_t<K>;
+  cpu_sort_carried<C>(reinterpret_cast<C*>(keys), vals, val_size, n, carried_order(ord));
 }
 
 #define GPUSORT_INSTANTIATE_CPU(K) \

@@ -16,6 +16,7 @@ template <class K, class P> using tune_for = tuning<typename key_traits<K>::bits
 struct path_family {
   static constexpr algorithm id = algorithm::merge_path;
   static constexpr bool compares = true;
+  static constexpr unsigned value_widths = all_value_widths;
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     return sort_temp_bytes<tune_for<K, P>, K, P>(p.n);
   }
@@ -28,6 +29,7 @@ struct path_family {
 struct recursive_family {
   static constexpr algorithm id = algorithm::merge_recursive;
   static constexpr bool compares = true;
+  static constexpr unsigned value_widths = index_value_widths;
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     return teaching_temp_bytes<K, P>(p.n);
   }
@@ -40,6 +42,7 @@ struct recursive_family {
 struct bottom_up_family {
   static constexpr algorithm id = algorithm::merge_bottom_up;
   static constexpr bool compares = true;
+  static constexpr unsigned value_widths = index_value_widths;
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     return teaching_temp_bytes<K, P>(p.n);
   }

@@ -183,6 +183,7 @@ template <class K, class P, order_for<K> Ord> void sort_with(const sort_problem<
 struct family {
   static constexpr algorithm id = algorithm::bitonic;
   static constexpr bool compares = true;
+  static constexpr unsigned value_widths = index_value_widths;
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>&) { return 0; }
   template <class K, class P> static void sort(const sort_problem<K, P>& p, void* /*temp*/) {
     if (p.n == 0) return;

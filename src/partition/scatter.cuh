@@ -71,9 +71,10 @@ scatter_kernel(const K* kin, const P* vin, K* kout, P* vout, Ord ord, Policy pol
     const auto it = pol.item(w);
     typename Policy::cursor cur;
     for (int c = 0; c < it.valid; c += shared::chunk) {  // block-uniform
-      const int valid = min(it.valid - c, shared::chunk);
+      // one_chunk: the item is the chunk, and nothing of the loop stays live
+      const int valid = Policy::one_chunk ? it.valid : min(it.valid - c, shared::chunk);
       const bool full = valid == shared::chunk;
-      const std::size_t first = it.first + std::size_t(c);
+      const std::size_t first = Policy::one_chunk ? it.first : it.first + std::size_t(c);
       // load
       U key[I];
       P val[early ? I : 1];
@@ -83,7 +84,7 @@ scatter_kernel(const K* kin, const P* vin, K* kout, P* vout, Ord ord, Policy pol
         if constexpr (early)
           if (live) val[i] = vin[first + slot];
       });
-      if (c == 0) {
+      if (Policy::one_chunk || c == 0) {
         use_segment(s.tree, ord, pol, it.seg, loaded);
         cur = pol.begin(it);
         __syncthreads();  // the tree is there; the last chunk's exchange has been read

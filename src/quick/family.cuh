@@ -205,6 +205,7 @@ template <class Tune, class K, class P> void sort_tuned(const sort_problem<K, P>
 struct family {
   static constexpr algorithm id = algorithm::quick;
   static constexpr bool compares = true;
+  static constexpr unsigned value_widths = all_value_widths;
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     return temp_bytes_with<tune_for<K, P>>(p);
   }

@@ -90,6 +90,7 @@ template <class K, class P> struct buffers {
 struct family {
   static constexpr algorithm id = algorithm::radix_onesweep;
   static constexpr bool compares = false;
+  static constexpr unsigned value_widths = all_value_widths;
 
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     temp_layout t;

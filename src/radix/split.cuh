@@ -113,6 +113,7 @@ template <class C, class K, class P> void run(const sort_problem<K, P>& p, void*
 struct family {
   static constexpr algorithm id = algorithm::radix_split;
   static constexpr bool compares = false;
+  static constexpr unsigned value_widths = index_value_widths;
 
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     if (p.n == 0) return 0;

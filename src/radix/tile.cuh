@@ -51,6 +51,7 @@ template <class K, class P> buffers<K, P> carve(temp_layout& t, const sort_probl
 struct family {
   static constexpr algorithm id = algorithm::radix_tile;
   static constexpr bool compares = true;
+  static constexpr unsigned value_widths = all_value_widths;
 
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     temp_layout t;

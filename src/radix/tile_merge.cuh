@@ -49,10 +49,10 @@ void merge_level(const sort_problem<K, P>& p, const Ord& ord, const K* ksrc, K* 
   const call_context& ctx = *p.ctx;
   const std::size_t tiles = C::tiles(p.n);
   merge::partition_kernel<<<grid_for(tiles + 1, C::partition_threads), C::partition_threads, 0, p.stream>>>(
-      ksrc, p.n, run, std::size_t(C::tile), tiles + 1, splits, ord);
+      ksrc, run, merge::flat_tiles{p.n, std::size_t(C::tile)}, splits, ord);
   ctx.check_launch("radix tile merge partition");
   merge::merge_kernel<C::threads, C::items, C::min_blocks>
-      <<<grid_for(tiles, 1), C::threads, 0, p.stream>>>(ksrc, kdst, vsrc, vdst, p.n, run, splits, ord);
+      <<<grid_for(tiles, 1), C::threads, 0, p.stream>>>(ksrc, kdst, vsrc, vdst, run, merge::flat_tiles{p.n, std::size_t(C::tile)}, splits, ord);
   ctx.check_launch("radix tile merge");
 }
 

@@ -175,6 +175,7 @@ template <class K, class P, order_for<K> Ord> void sort_with(const sort_problem<
 struct family {
   static constexpr algorithm id = algorithm::sample;
   static constexpr bool compares = true;
+  static constexpr unsigned value_widths = all_value_widths;
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     return sample::temp_bytes(p);
   }

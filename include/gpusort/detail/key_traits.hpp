@@ -189,6 +189,36 @@ template <class K> struct full_order {
   GPUSORT_HD bool encodes_as_is() const { return traits::kind == key_kind::unsigned_int && flip == 0; }
 };
 
+// The key type whose compiled sorts sort K. The library builds its kernels
+// for carriers only (7 types, not 12):
+//   signed integers are sorted as the unsigned integer of their width: the
+//     signed twiddle is one xor of the sign bit, which carried_order folds
+//     into the order's flip, so ranks, pads and interpolated pivots agree
+//     bit for bit with key_order<K>;
+//   bf16 is sorted as f16: both are 16-bit sign-magnitude, with the same
+//     twiddle and the same -0.0 fold.
+// Keys are reinterpreted, never converted, so every bit pattern returns.
+template <class K> struct carrier { using type = K; };
+template <> struct carrier<std::int8_t> { using type = std::uint8_t; };
+template <> struct carrier<std::int16_t> { using type = std::uint16_t; };
+template <> struct carrier<std::int32_t> { using type = std::uint32_t; };
+template <> struct carrier<std::int64_t> { using type = std::uint64_t; };
+template <> struct carrier<__nv_bfloat16> { using type = __half; };
+template <class K> using carrier_t = typename carrier<K>::type;
+
+// key_order<K> as the order of K's carrier: the same rank for every bit
+// pattern.
+template <class K> key_order<carrier_t<K>> carried_order(const key_order<K>& o) {
+  using C = carrier_t<K>;
+  static_assert(sizeof(C) == sizeof(K) && key_traits<C>::is_float == key_traits<K>::is_float);
+  key_order<C> c;
+  c.flip = o.flip;
+  if constexpr (key_traits<K>::kind == key_kind::signed_int) c.flip ^= key_traits<K>::sign;
+  c.shift = o.shift;
+  c.mask = o.mask;
+  return c;
+}
+
 // What every sort needs of an order object (key_order, full_order, the
 // comparator API's custom_order): the type keys are carried as in kernels,
 // encode and decode between the caller's key K and it, a strict weak order

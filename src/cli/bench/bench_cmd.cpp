@@ -2,14 +2,15 @@
 #include "args.hpp"
 #include "build_info.hpp"
 #include "commands.hpp"
-#include "dists.hpp"
 #include "keys.hpp"
 
 #include "bench/device_env.hpp"
 #include "bench/gpu_timing.hpp"
 #include "bench/methods.hpp"
 #include "bench/peers/cub_offsets.hpp"
+#include "bench/peers/cub_segmented_keys.hpp"
 #include "bench/report.hpp"
+#include "bench/segments.hpp"
 #include "bench/struct_key.hpp"
 #include "bench/suite.hpp"
 
@@ -29,10 +30,14 @@ const char* bench_usage =
     "                     [--pivots P] [--csv PATH] [--smoke] [--no-caps]\n"
     "\n"
     "Times sorts of generated inputs, verifies every output, prints a table and\n"
-    "writes a CSV. Defaults: every algorithm, u32 keys only, uniform, n = 2^10 to\n"
-    "2^28 in steps of x4, 2 warm-up and 10 timed runs (median reported).\n"
+    "writes a CSV. Defaults: every algorithm (that runs on the distributions), u32\n"
+    "keys only, uniform, n = 2^10 to 2^28 in steps of x4, 2 warm-up and 10 timed\n"
+    "runs (median reported).\n"
     "  --algo     ours: %s\n"
-    "             peers: cub_radix cub_merge thrust (GPU), std_sort cpu_parallel (CPU);\n"
+    "             (segmented: gpusort::segmented_sort_keys/_pairs, int32 offsets where\n"
+    "             n allows)\n"
+    "             peers: cub_radix cub_merge cub_segmented thrust (GPU; cub_segmented\n"
+    "             is built for %s keys), std_sort cpu_parallel (CPU);\n"
     "             CPU baselines: cpu_merge_recursive cpu_merge_iterative\n"
     "  --key      u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64 (default u32), or\n"
     "             u32f32: struct {u32 major; f32 minor} ordered by (major, minor)\n"
@@ -40,21 +45,29 @@ const char* bench_usage =
     "  --pairs    sort (key, u32 value) pairs, value = original index\n"
     "  --n        sizes: 1048576, 2^20 or 1<<20, comma separated\n"
     "  --dist     %s\n"
+    "             segN: segments of N keys each; segpowN: power-law segment sizes\n"
+    "             of mean N (N as for --n: seg256, segpow2^10; uniform keys). The\n"
+    "             segmented sorts (segmented, cub_segmented) run on these only, the\n"
+    "             others never; the offsets are copied to the device outside the timing\n"
     "  --reps     timed runs per point (default 10); --warmup untimed runs (default 2)\n"
     "  --pivots   sample sort's pivots: sampled (default) or interpolated over\n"
     "             [min, max]; the CSV still names the algorithm `sample`\n"
     "  --csv      output (default bench/results/<device>.csv, e.g. nvidia-h200.csv)\n"
-    "  --smoke    n = 2^10 to 2^20, 1 warm-up and 3 timed runs (a smoke test)\n"
+    "  --smoke    n = 2^10 to 2^20, 1 warm-up and 3 timed runs (a smoke test);\n"
+    "             without --dist, uniform and seg256\n"
     "  --no-caps  run every size, even O(n^2) sorts at large n (slow!)\n"
     "Caps (lifted by --no-caps):\n"
     "%s"
     "GPU times: CUDA events around the sort call only (input restored from a\n"
     "device copy and scratch allocated outside the timing). GB/s counts one read\n"
     "and one write of keys and values; %%copy compares it with a device-to-device\n"
-    "cudaMemcpy; vs_cub is Gkeys/s over cub_radix's at the same point. The CUB\n"
-    "peers (cub_radix, cub_merge) are timed with 32-bit (when n <= 2^31-1) and\n"
-    "64-bit offsets, the faster median reported; both show after the row and on\n"
-    "a '# peer' line before it in the CSV.\n"
+    "cudaMemcpy; vs_cub is Gkeys/s over cub_radix's at the same point\n"
+    "(cub_segmented's on segN/segpowN). The CUB peers (cub_radix, cub_merge,\n"
+    "cub_segmented: there the segment offsets' width) are timed with 32-bit (when\n"
+    "n <= 2^31-1) and 64-bit offsets, the faster median reported; both show after\n"
+    "the row and on a '# peer' line before it in the CSV (for cub_segmented with\n"
+    "the entry point: StableSortKeys or StableSortPairs, CUB's fastest, as its\n"
+    "unstable SortKeys/SortPairs run the same code).\n"
     "Exit status 1 if any output fails verification or any run fails.\n";
 
 std::vector<std::uint64_t> pow4_sizes(int from_log2, int to_log2) {
@@ -88,8 +101,8 @@ int cmd_bench(int argc, char** argv) {
                  {"smoke", false}, {"no-caps", false}},
                 "bench");
   if (a.flag("help")) {
-    std::printf(bench_usage, our_algorithm_names().c_str(), dist_name_list().c_str(),
-                caps_summary().c_str());
+    std::printf(bench_usage, our_algorithm_names().c_str(), std::string(cub_segmented_keys).c_str(),
+                bench_dist_names().c_str(), caps_summary().c_str());
     return exit_ok;
   }
   a.expect_positionals(0, 0, "no positional arguments");
@@ -106,16 +119,39 @@ int cmd_bench(int argc, char** argv) {
   if (cfg.reps < 1 || cfg.reps > 100000) throw usage_error("--reps must be 1 to 100000");
   if (cfg.warmup > 100000) throw usage_error("--warmup must be at most 100000");
 
+  // Distributions first: they decide which methods run by default.
+  const auto dist_arg = a.value("dist");
+  for (const auto& s : split_list(dist_arg ? *dist_arg : std::string(smoke ? "uniform,seg256" : "uniform"))) {
+    bench_dist d;
+    if (!parse_bench_dist(s, d))
+      throw usage_error("unknown distribution '" + s + "' (known: " + bench_dist_names() + ")");
+    cfg.dists.push_back(d);
+  }
+  if (cfg.dists.empty()) throw usage_error("--dist names no distribution");
+  bool plain_dist = false, segmented_dist = false;
+  for (const auto& d : cfg.dists) (d.segmented() ? segmented_dist : plain_dist) = true;
+  // Segmented sorts run on segmented distributions only, the others never.
+  auto runs_here = [&](const method& m) { return m.segmented ? segmented_dist : plain_dist; };
+  std::string notes;  // printed with the suite
+
   if (auto algos = a.value("algo")) {
     for (const auto& name : split_list(*algos)) {
       const method* m = find_method(name);
       if (!m)
         throw usage_error("unknown algorithm '" + name + "' (known: " + all_method_names() + ")");
-      cfg.methods.push_back(m);
+      if (runs_here(*m))
+        cfg.methods.push_back(m);
+      else
+        notes += "skipping " + m->name + ": it runs on " +
+                 (m->segmented ? "segmented distributions (segN, segpowN)" : "unsegmented distributions") +
+                 " only, and --dist names none\n";
     }
-    if (cfg.methods.empty()) throw usage_error("--algo names no algorithm");
+    if (cfg.methods.empty())
+      throw usage_error("no algorithm of --algo runs on the distributions of --dist (segmented and "
+                        "cub_segmented run on segN/segpowN only, the others never)");
   } else {
-    for (const auto& m : all_methods()) cfg.methods.push_back(&m);
+    for (const auto& m : all_methods())
+      if (runs_here(m)) cfg.methods.push_back(&m);
   }
   // Run in the table's order (cub_radix first, for the ratio column).
   std::vector<const method*> ordered;
@@ -126,6 +162,18 @@ int cmd_bench(int argc, char** argv) {
         break;
       }
   cfg.methods = ordered;
+  // Distributions no selected method runs on (said when --dist named them).
+  {
+    bool any_plain = false, any_segmented = false;
+    for (const method* m : cfg.methods) (m->segmented ? any_segmented : any_plain) = true;
+    std::vector<bench_dist> kept;
+    for (const auto& d : cfg.dists)
+      if (d.segmented() ? any_segmented : any_plain)
+        kept.push_back(d);
+      else if (dist_arg)
+        notes += "skipping distribution " + d.name() + ": no algorithm of --algo runs on it\n";
+    cfg.dists = kept;
+  }
 
   std::vector<std::string> keys = split_list(a.value_or("key", "u32"));
   if (keys.empty()) throw usage_error("--key names no key type");
@@ -145,14 +193,6 @@ int cmd_bench(int argc, char** argv) {
     if (cfg.pairs && n > (std::uint64_t(1) << 32))
       throw usage_error("--pairs: n must be at most 2^32 (values are u32 indices)");
   }
-
-  for (const auto& s : split_list(a.value_or("dist", "uniform"))) {
-    harness::dist d{};
-    if (!harness::parse_dist(s, d))
-      throw usage_error("unknown distribution '" + s + "' (known: " + dist_name_list() + ")");
-    cfg.dists.push_back(d);
-  }
-  if (cfg.dists.empty()) throw usage_error("--dist names no distribution");
 
   // ---- the machine ------------------------------------------------------------
   const auto t0 = std::chrono::steady_clock::now();
@@ -185,12 +225,13 @@ int cmd_bench(int argc, char** argv) {
   std::string sizes;
   for (auto n : cfg.sizes) append_item(sizes, format_n(n), ',');
   std::string dists;
-  for (auto d : cfg.dists) append_item(dists, harness::to_string(d), ',');
+  for (const auto& d : cfg.dists) append_item(dists, d.name(), ',');
   std::printf("suite: algo=%s key=%s pairs=%s n=%s dist=%s warmup=%d reps=%d pivots=%s%s\n",
               names.c_str(), join(keys).c_str(), cfg.pairs ? "u32" : "no", sizes.c_str(),
               dists.c_str(), cfg.warmup, cfg.reps, std::string(to_string(cfg.pivots)).c_str(),
               cfg.caps ? "" : " (no caps)");
   std::printf("%.*s\n", int(cub_offsets_policy.size()), cub_offsets_policy.data());
+  std::fputs(notes.c_str(), stdout);
 
   const std::string csv =
       a.value_or("csv", "bench/results/" + (env.gpu ? device_slug(env.device_name) : "cpu") + ".csv");

@@ -1,6 +1,7 @@
 // A GPU sort as the benchmark times it: our algorithms and the GPU peers
-// (CUB radix, CUB merge, Thrust) behind one interface, so that the timing
-// loop (gpu_timing.hpp) is written once.
+// (CUB radix, CUB merge, CUB segmented, Thrust) behind one interface, so
+// that the timing loop (gpu_timing.hpp) is written once. Segmented sorts
+// are told the point's segments first (set_segments).
 //
 // Lifetime per benchmark point (one n): the driver allocates the data
 // buffers, queries scratch_bytes(), checks that the scratch fits and
@@ -33,6 +34,15 @@ struct variant_list {
   std::vector<std::string> names;  // empty: a single configuration
 };
 
+// The segments of a segmented benchmark point (segN, segpowN) in device
+// memory: offsets[0..num_segments], segment i = [offsets[i], offsets[i+1]),
+// as int32 (null when n > INT32_MAX) and as int64. Owned by the point.
+struct device_segments {
+  std::size_t num_segments = 0;
+  const std::int32_t* offsets32 = nullptr;
+  const std::int64_t* offsets64 = nullptr;
+};
+
 template <class K> class device_sorter {
  public:
   virtual ~device_sorter() = default;
@@ -49,6 +59,10 @@ template <class K> class device_sorter {
   // one of variants(n).names for the scratch_bytes() and sort() calls that
   // follow.
   virtual variant_list variants(std::size_t /*n*/) const { return {}; }
+  // Segmented sorters only (the others ignore it): the point's segments, and
+  // whether values ride along, for every call that follows (variants()
+  // included); set once per point, before anything else.
+  virtual void set_segments(const device_segments& /*segments*/, bool /*pairs*/) {}
   virtual void select_variant(const std::string& /*name*/) {}
   // Sorts n keys (and values, when vals_in is non-null) ascending on
   // `stream`, asynchronously. Input buffers may be overwritten.
@@ -57,11 +71,15 @@ template <class K> class device_sorter {
 };
 
 // Factories; each is explicitly instantiated for all 12 key types (ours in
-// ours.cpp, the peers in generated peers/*.cu files).
+// ours.cpp, the peers in generated peers/*.cu files), except
+// make_cub_segmented: only for the keys of GPUSORT_CLI_CUB_SEGMENTED_KEYS
+// (peers/cub_segmented_keys.hpp).
 // pivots: sample sort's pivot rule (options::pivots; other algorithms ignore it).
 template <class K> std::unique_ptr<device_sorter<K>> make_ours(algorithm algo, pivot_rule pivots);
+template <class K> std::unique_ptr<device_sorter<K>> make_ours_segmented();
 template <class K> std::unique_ptr<device_sorter<K>> make_cub_radix();
 template <class K> std::unique_ptr<device_sorter<K>> make_cub_merge();
+template <class K> std::unique_ptr<device_sorter<K>> make_cub_segmented();
 template <class K> std::unique_ptr<device_sorter<K>> make_thrust();
 
 }  // namespace gpusort::cli::bench

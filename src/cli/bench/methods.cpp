@@ -35,6 +35,8 @@ constexpr cap caps[] = {
     {"merge_bottom_up", pow2(24), 1.1, 1000},  // the last merge is one thread's O(n) loop
     {"cub_radix", 0, 1.0, 1000},
     {"cub_merge", 0, 1.1, 1000},
+    {"cub_segmented", 0, 1.0, 1000},
+    {"segmented", 0, 1.0, 1000},
     {"thrust", 0, 1.0, 1000},
     {"std_sort", pow2(22), 1.1, 1000},         // one thread
     {"cpu_merge_recursive", pow2(22), 1.1, 1000},  // one thread
@@ -50,13 +52,14 @@ const cap& cap_of(std::string_view name) {
   return default_cap;
 }
 
-method make(std::string name, method_kind kind, algorithm algo, peer which) {
+method make(std::string name, method_kind kind, algorithm algo, peer which, bool segmented = false) {
   const cap& c = cap_of(name);
   method m;
   m.name = std::move(name);
   m.kind = kind;
   m.algo = algo;
   m.which = which;
+  m.segmented = segmented;
   m.max_n = c.max_n;
   m.growth = c.growth;
   m.max_run_ms = c.max_run_ms;
@@ -66,6 +69,7 @@ method make(std::string name, method_kind kind, algorithm algo, peer which) {
 std::vector<method> build() {
   std::vector<method> v;
   v.push_back(make("cub_radix", method_kind::gpu_peer, algorithm::automatic, peer::cub_radix));
+  v.push_back(make("cub_segmented", method_kind::gpu_peer, algorithm::automatic, peer::cub_segmented, true));
   for (auto name : our_names) {
     algorithm a{};
     if (!parse_algorithm(name, a)) {
@@ -75,6 +79,8 @@ std::vector<method> build() {
     }
     v.push_back(make(std::string(to_string(a)), method_kind::ours, a, peer::none));
   }
+  // gpusort::segmented_sort_keys / _pairs (no algorithm value: opt.algo is ignored)
+  v.push_back(make("segmented", method_kind::ours, algorithm::automatic, peer::none, true));
   v.push_back(make("cub_merge", method_kind::gpu_peer, algorithm::automatic, peer::cub_merge));
   v.push_back(make("thrust", method_kind::gpu_peer, algorithm::automatic, peer::thrust));
   v.push_back(make("std_sort", method_kind::cpu, algorithm::automatic, peer::std_sort));
@@ -88,9 +94,10 @@ std::vector<method> build() {
 
 bool method::stable() const {
   switch (which) {
-    case peer::none: return is_stable(algo);
+    case peer::none: return segmented || is_stable(algo);  // segmented sort is stable
     case peer::cub_radix: return true;      // LSD radix sort
     case peer::cub_merge: return true;      // the Stable* entry points
+    case peer::cub_segmented: return true;  // StableSortKeys / StableSortPairs
     case peer::thrust: return false;        // sort/sort_by_key promise no stability
     case peer::std_sort: return false;
     case peer::cpu_merge_recursive: return true;  // ties from the left run

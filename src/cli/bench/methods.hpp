@@ -1,7 +1,8 @@
-// What `gpusort bench` can run: gpusort's GPU algorithms, the GPU peers
-// (CUB radix, CUB merge, Thrust) and the CPU baselines, with the caps that
-// keep the default suite within a few minutes. The one place that lists
-// our algorithm names and the one table of caps.
+// What `gpusort bench` can run: gpusort's GPU algorithms (and its
+// segmented sort), the GPU peers (CUB radix, CUB merge, CUB segmented,
+// Thrust) and the CPU baselines, with the caps that keep the default suite
+// within a few minutes. The one place that lists our algorithm names and the
+// one table of caps.
 #pragma once
 
 #include <gpusort/gpusort.hpp>
@@ -14,13 +15,16 @@
 namespace gpusort::cli::bench {
 
 enum class method_kind { ours, gpu_peer, cpu };
-enum class peer { none, cub_radix, cub_merge, thrust, std_sort, cpu_parallel, cpu_merge_recursive, cpu_merge_iterative };
+enum class peer { none, cub_radix, cub_merge, cub_segmented, thrust, std_sort, cpu_parallel, cpu_merge_recursive, cpu_merge_iterative };
 
 struct method {
   std::string name;  // as in the table and CSV: "bitonic", "cub_radix", ...
   method_kind kind;
   algorithm algo = algorithm::automatic;  // ours only
   peer which = peer::none;
+  // A segmented sort (ours "segmented", cub_segmented): runs on the
+  // segmented distributions (segN, segpowN) only, the others on the rest.
+  bool segmented = false;
   // Largest n run (0: none), unless --no-caps.
   std::uint64_t max_n = 0;
   // A larger n is skipped when one run of it is predicted (from this
@@ -33,9 +37,10 @@ struct method {
   bool stable() const;
 };
 
-// Every method, in run order: cub_radix first (the others' ratios refer to
-// it), then ours, the other peers, the CPU baselines. Our algorithms are
-// those in the name list that the library's parse_algorithm knows.
+// Every method, in run order: cub_radix and cub_segmented first (the
+// others' ratios refer to them), then ours (our algorithms are those in the
+// name list that the library's parse_algorithm knows, then "segmented"),
+// the other peers, the CPU baselines.
 const std::vector<method>& all_methods();
 const method* find_method(std::string_view name);
 // Our algorithm names, space separated ("odd_even bitonic").

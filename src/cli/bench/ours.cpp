@@ -1,5 +1,6 @@
 // gpusort's own device sorts, timed through the two-phase API: scratch is
-// queried and allocated once outside the timing, as a caller would.
+// queried and allocated once outside the timing, as a caller would. Plain
+// sorts (sort_keys / sort_pairs) and the segmented sort.
 #include "device_sorter.hpp"
 
 namespace gpusort::cli::bench {
@@ -37,13 +38,62 @@ template <class K> class ours final : public device_sorter<K> {
   options opt_;
 };
 
+// gpusort::segmented_sort_keys / _pairs over the point's segments, with the
+// one-array offsets as int32 where n allows (as a caller would pass them),
+// else int64.
+template <class K> class ours_segmented final : public device_sorter<K> {
+ public:
+  void set_segments(const device_segments& segments, bool) override { segments_ = segments; }
+
+  std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
+                            std::size_t n) override {
+    std::size_t bytes = 0;
+    run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, options{});
+    return bytes;
+  }
+
+  void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, value_t* vals_in,
+            value_t* vals_out, std::size_t n, cudaStream_t stream) override {
+    options opt;
+    opt.stream = stream;
+    run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, opt);
+  }
+
+ private:
+  void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
+           value_t* vals_out, std::size_t n, const options& opt) const {
+    if (segments_.offsets32)
+      call(temp, bytes, keys_in, keys_out, vals_in, vals_out, n, segments_.offsets32, opt);
+    else
+      call(temp, bytes, keys_in, keys_out, vals_in, vals_out, n, segments_.offsets64, opt);
+  }
+  template <class O>
+  void call(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
+            value_t* vals_out, std::size_t n, const O* offsets, const options& opt) const {
+    if (vals_in)
+      segmented_sort_pairs<K, value_t, O>(temp, bytes, keys_in, keys_out, vals_in, vals_out, n,
+                                          segments_.num_segments, offsets, opt);
+    else
+      segmented_sort_keys<K, O>(temp, bytes, keys_in, keys_out, n, segments_.num_segments, offsets,
+                                opt);
+  }
+
+  device_segments segments_;
+};
+
 }  // namespace
 
 template <class K> std::unique_ptr<device_sorter<K>> make_ours(algorithm algo, pivot_rule pivots) {
   return std::make_unique<ours<K>>(algo, pivots);
 }
 
-#define GPUSORT_CLI_OURS(K) template std::unique_ptr<device_sorter<K>> make_ours<K>(algorithm, pivot_rule);
+template <class K> std::unique_ptr<device_sorter<K>> make_ours_segmented() {
+  return std::make_unique<ours_segmented<K>>();
+}
+
+#define GPUSORT_CLI_OURS(K)                                                                       \
+  template std::unique_ptr<device_sorter<K>> make_ours<K>(algorithm, pivot_rule);                 \
+  template std::unique_ptr<device_sorter<K>> make_ours_segmented<K>();
 GPUSORT_FOR_EACH_KEY(GPUSORT_CLI_OURS)
 #undef GPUSORT_CLI_OURS
 

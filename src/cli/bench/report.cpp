@@ -89,7 +89,9 @@ void reporter::add(const row& r) {
   // One read and one write of every key and value: the least a sort moves.
   const double gbps = 2.0 * double(r.n) * double(r.bytes_per_item) / (r.median_ms * 1e-3) / 1e9;
   const auto id = std::make_tuple(r.key, r.value, r.n, r.dist);
-  if (r.algorithm == "cub_radix") cub_[id] = gkeys;
+  // The ratio's reference: cub_radix, or cub_segmented on segmented
+  // distributions (where cub_radix does not run).
+  if (r.algorithm == "cub_radix" || r.algorithm == "cub_segmented") cub_[id] = gkeys;
 
   char pct[16] = "-", ratio[16] = "-";
   if (env_.copy_gbps > 0) std::snprintf(pct, sizeof pct, "%.1f", 100.0 * gbps / env_.copy_gbps);

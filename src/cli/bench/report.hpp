@@ -4,9 +4,11 @@
 // CSV: '#' comment lines (device, CUDA versions, commit, copy bandwidth,
 // CPU threads, date, the CUB peers' offset policy), then
 //   algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified
-// value is "-" for keys only and "u32" for pairs. A row timed in several
-// configurations (a CUB peer's offset widths) follows a comment line
+// value is "-" for keys only and "u32" for pairs; distribution is a harness
+// name or a segmented one (seg256, segpow256: segments.hpp). A row timed in
+// several configurations (a CUB peer's offset widths) follows a comment line
 //   # peer cub_radix u32 - n=268435456 uniform: offsets int64 (A ms; int32 B ms)
+//   # peer cub_segmented u32 - n=268435456 seg256: StableSortKeys, offsets int32 (A ms; int64 B ms)
 // naming the reported (fastest) configuration first, then the others; its
 // median_ms is the fastest's, verified whether every configuration's was.
 #pragma once
@@ -67,7 +69,8 @@ class reporter {
   std::FILE* csv_ = nullptr;
   int rows_ = 0, failures_ = 0;
   std::string key_, value_, dist_;  // the current group, for skip lines
-  // cub_radix's Gkeys/s per (key, value, n, dist), for the ratio column.
+  // cub_radix's (segmented distributions: cub_segmented's) Gkeys/s per
+  // (key, value, n, dist), for the ratio column.
   std::map<std::tuple<std::string, std::string, std::uint64_t, std::string>, double> cub_;
 };
 

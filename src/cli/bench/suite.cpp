@@ -3,9 +3,13 @@
 #include "cpu_timing.hpp"
 #include "gpu_timing.hpp"
 #include "keys.hpp"
+#include "segments.hpp"
 #include "struct_key.hpp"
 
+#include "bench/peers/cub_segmented_keys.hpp"
+
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -33,9 +37,14 @@ template <class K> std::unique_ptr<device_sorter<K>> make_sorter(const method& m
     return make_struct_sorter(m);
   } else {
     switch (m.which) {
-      case peer::none: return make_ours<K>(m.algo, pivots);
+      case peer::none: return m.segmented ? make_ours_segmented<K>() : make_ours<K>(m.algo, pivots);
       case peer::cub_radix: return make_cub_radix<K>();
       case peer::cub_merge: return make_cub_merge<K>();
+      case peer::cub_segmented:
+        if constexpr (has_cub_segmented<K>)
+          return make_cub_segmented<K>();
+        else
+          return nullptr;  // not built for K: run() says so
       case peer::thrust: return make_thrust<K>();
       default: return nullptr;
     }
@@ -54,6 +63,28 @@ bool gpu_still_usable() {
   std::fflush(stdout);
   return false;
 }
+
+// A segmented point's offsets in device memory: int64, and int32 where n
+// allows. Copied once, outside any timing.
+struct device_offsets {
+  device_offsets(const std::vector<std::int64_t>& offsets, std::size_t n) {
+    const std::size_t count = offsets.size();
+    off64 = device_buffer(count * sizeof(std::int64_t), "segment offsets (int64)");
+    cuda_check(cudaMemcpy(off64.get(), offsets.data(), count * sizeof(std::int64_t), cudaMemcpyHostToDevice),
+               "cudaMemcpy(segment offsets to device)");
+    view.num_segments = count - 1;
+    view.offsets64 = off64.as<std::int64_t>();
+    if (n <= std::size_t(INT32_MAX)) {
+      const std::vector<std::int32_t> narrow(offsets.begin(), offsets.end());
+      off32 = device_buffer(count * sizeof(std::int32_t), "segment offsets (int32)");
+      cuda_check(cudaMemcpy(off32.get(), narrow.data(), count * sizeof(std::int32_t), cudaMemcpyHostToDevice),
+                 "cudaMemcpy(segment offsets to device)");
+      view.offsets32 = off32.as<std::int32_t>();
+    }
+  }
+  device_buffer off32, off64;
+  device_segments view;
+};
 
 // The state of one benchmark point (a size n of one distribution).
 template <class K> struct point {
@@ -144,6 +175,11 @@ template <class K> struct point {
     if constexpr (is_struct_key<K>) {
       return verify_struct_keys(keys, out_keys);
     } else {
+      if (bdist->segmented()) {  // each segment on its own
+        if (!cfg.pairs) return verify_segmented_keys<K>(keys.data(), out_keys.data(), offsets);
+        if (out_vals.size() != n()) return {false, "value output has the wrong length"};
+        return verify_segmented_pairs<K>(keys.data(), out_keys.data(), out_vals.data(), offsets, m.stable());
+      }
       if (!cfg.pairs) return harness::verify_keys_fast<K>(keys.data(), out_keys.data(), n(), asc);
       if (out_vals.size() != n()) return {false, "value output has the wrong length"};
       return harness::verify_pairs_fast<K, value_t>(keys.data(), out_keys.data(), out_vals.data(),
@@ -160,10 +196,21 @@ template <class K> struct point {
     std::unique_ptr<device_sorter<K>> sorter;
     variant_list variants;
     if (m.gpu()) {
+      if constexpr (!is_struct_key<K>)
+        if (m.which == peer::cub_segmented && !has_cub_segmented<K>) {
+          rep.skipped(m.name, n(),
+                      "not built for " + key + " keys (only " + std::string(cub_segmented_keys) +
+                          ": GPUSORT_CLI_CUB_SEGMENTED_KEYS in src/cli/CMakeLists.txt)");
+          return false;
+        }
       sorter = make_sorter<K>(m, cfg.pivots);
       if (!sorter) {
         rep.failed(m.name, n(), "no GPU sorter for " + key + " keys");
         return false;
+      }
+      if (m.segmented) {
+        if (!segments_ready(m)) return false;
+        sorter->set_segments(dev_offsets->view, cfg.pairs);
       }
       variants = sorter->variants(n());
     }
@@ -209,6 +256,30 @@ template <class K> struct point {
     return true;
   }
   double last_ms = 0;
+
+  // Segmented points (segN, segpowN): the distribution, the offsets, and
+  // their device copy, made by the first segmented method (outside any
+  // timing); false, reported, when that cannot be.
+  bool segments_ready(const method& m) {
+    if (dev_offsets) return true;
+    const std::size_t need = offsets.size() * (sizeof(std::int64_t) + sizeof(std::int32_t));
+    const std::size_t free_b = device_free_bytes();
+    if (need + memory_margin > free_b) {
+      rep.skipped(m.name, n(), "segment offsets need " + gib(need) + ", " + gib(free_b) + " free");
+      return false;
+    }
+    try {
+      dev_offsets = std::make_unique<device_offsets>(offsets, n());
+      return true;
+    } catch (const std::exception& e) {
+      rep.failed(m.name, n(), e.what());
+      if (gpu && !gpu_still_usable()) gpu = nullptr;
+      return false;
+    }
+  }
+  const bench_dist* bdist = nullptr;
+  std::vector<std::int64_t> offsets{};  // offsets[0..num_segments], segmented points only
+  std::unique_ptr<device_offsets> dev_offsets{};
 };
 
 }  // namespace
@@ -217,8 +288,13 @@ template <class K>
 void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
   const suite_config cfg = is_struct_key<K> ? struct_key_suite(given) : given;
   const std::string key = bench_key_name<K>(), value = cfg.pairs ? "u32" : "-";
-  for (harness::dist d : cfg.dists) {
-    const std::string dist(harness::to_string(d));
+  for (const bench_dist& d : cfg.dists) {
+    // Segmented methods on segmented distributions, the others on the rest.
+    std::vector<const method*> methods;
+    for (const method* m : cfg.methods)
+      if (m->segmented == d.segmented()) methods.push_back(m);
+    if (methods.empty()) continue;
+    const std::string dist = d.name();
     rep.group(key, value, dist);
     struct last_run {
       std::uint64_t n;
@@ -229,7 +305,7 @@ void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
     for (std::uint64_t n : cfg.sizes) {
       // The methods that run at this size; a cap is announced once.
       std::vector<const method*> todo;
-      for (const method* m : cfg.methods) {
+      for (const method* m : methods) {
         if (stopped.count(m->name) || (m->gpu() && !gpu)) continue;
         std::string why;
         if (cfg.caps && m->max_n && n > m->max_n) {
@@ -251,10 +327,16 @@ void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
       if (todo.empty()) continue;
 
       point<K> p{cfg, gpu, rep, key, value, dist, {}, {}, nullptr, {}, {}, {}};
+      p.bdist = &d;
       if constexpr (is_struct_key<K>)
-        p.keys = generate_struct_keys(d, n, cfg.seed);
+        p.keys = generate_struct_keys(d.keys, n, cfg.seed);
       else
-        p.keys = harness::generate<K>(d, n, cfg.seed);
+        p.keys = harness::generate<K>(d.keys, n, cfg.seed);
+      if (d.segmented()) {
+        p.offsets = segment_offsets(d, n, cfg.seed);
+        std::printf("  %s n=%s: %s\n", dist.c_str(), format_n(n).c_str(), describe_segments(p.offsets).c_str());
+        std::fflush(stdout);
+      }
       if (cfg.pairs) {
         p.vals.resize(n);
         std::iota(p.vals.begin(), p.vals.end(), value_t(0));

@@ -1,11 +1,15 @@
 // The benchmark loop for one key type: for each distribution and size,
 // generate the input once, run every selected method on it (subject to the
 // caps and to device memory), verify each output, and report the row.
+// Segmented methods run on the segmented distributions (segN, segpowN), the
+// others on the rest; a distribution no selected method runs on is passed
+// over.
 #pragma once
 
 #include "device_env.hpp"
 #include "methods.hpp"
 #include "report.hpp"
+#include "segments.hpp"
 
 #include "harness/harness.hpp"
 
@@ -20,7 +24,7 @@ struct suite_config {
   std::vector<const method*> methods;  // in run order
   bool pairs = false;
   std::vector<std::uint64_t> sizes;
-  std::vector<harness::dist> dists;
+  std::vector<bench_dist> dists;
   int warmup = 2;
   int reps = 10;
   bool caps = true;  // apply max_n and the predicted-time limit

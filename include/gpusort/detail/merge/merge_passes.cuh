@@ -52,37 +52,66 @@ template <class Ord, class K> struct global_run {
   __device__ __forceinline__ typename Ord::carried operator[](std::size_t i) const { return ord.encode(base[i]); }
 };
 
+// Where a pass's output tiles lie (tiles(width): how many, none when no
+// array needs a merge at this width). Tile t of a pass covers positions
+// [pos, pos + tile) of an array of n items at offset `base` of the
+// buffers; an inactive tile belongs to an array that needs no merge at
+// this width. The two geometries:
+//   flat_tiles      one array of n items (merge::sort, radix_tile)
+//   segmented sort  the tiles of many segments, each merged on its own
+//                   (segmented/large.cuh)
+struct tile_span {
+  std::size_t base, n, pos;
+  bool active;
+};
+
+struct flat_tiles {
+  std::size_t n;
+  std::size_t tile;
+  // boundaries: every tile's first position, and n
+  __device__ __forceinline__ std::size_t boundaries(std::size_t) const { return (n + tile - 1) / tile + 1; }
+  __device__ __forceinline__ std::size_t tiles(std::size_t) const { return (n + tile - 1) / tile; }
+  __device__ __forceinline__ tile_span at(std::size_t t, std::size_t) const {
+    return {0, n, t * tile < n ? t * tile : n, true};
+  }
+};
+
 // splits[j] = number of A items among the outputs of its pair before
-// output j * tile. One thread per boundary: a binary search in global
-// memory (a warp-wide 32-ary search was tried: 6 dependent steps instead
-// of 27, but 64 scattered sectors a step made the launch 2.7x slower at
-// 2^26, docs/perf/merge.md).
-template <class K, class Ord>
-__global__ void partition_kernel(const K* keys, std::size_t n, std::size_t width, std::size_t tile,
-                                 std::size_t boundaries, std::size_t* splits, Ord ord) {
+// boundary j (the first position of tile j). One thread per boundary: a
+// binary search in global memory (a warp-wide 32-ary search was tried: 6
+// dependent steps instead of 27, but 64 scattered sectors a step made the
+// launch 2.7x slower at 2^26, docs/perf/merge.md).
+template <class K, class Ord, class Tiles>
+__global__ void partition_kernel(const K* keys, std::size_t width, Tiles tiles, std::size_t* splits, Ord ord) {
+  const std::size_t boundaries = tiles.boundaries(width);
   for (std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < boundaries;
        j += std::size_t(gridDim.x) * blockDim.x) {
-    std::size_t pos = j * tile < n ? j * tile : n;
-    pair_bounds pb(pos, width, n);
-    global_run<Ord, K> a{keys + pb.a0, ord}, b{keys + pb.a1, ord};
-    splits[j] = block::merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, pos - pb.a0, ord);
+    const tile_span t = tiles.at(j, width);
+    if (!t.active) continue;
+    pair_bounds pb(t.pos, width, t.n);
+    global_run<Ord, K> a{keys + t.base + pb.a0, ord}, b{keys + t.base + pb.a1, ord};
+    splits[j] = block::merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, t.pos - pb.a0, ord);
   }
 }
 
 // One block per output tile of THREADS x ITEMS; a tile must lie inside one
-// pair of runs, so 2 * width must be a multiple of the tile.
-template <int THREADS, int ITEMS, int MIN_BLOCKS = 1, class K, class P, class Ord>
+// pair of runs, so 2 * width must be a multiple of the tile. A tile that
+// does not end its pair reads the next boundary's split: the next tile of
+// the same array.
+template <int THREADS, int ITEMS, int MIN_BLOCKS = 1, class K, class P, class Ord, class Tiles>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::size_t width,
+merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t width, Tiles tiles,
              const std::size_t* splits, Ord ord) {
   using T = typename Ord::carried;
   constexpr int TILE = THREADS * ITEMS;
   __shared__ block::tile_storage<T, P, TILE> s;
-  const std::size_t tiles = (n + TILE - 1) / TILE;
-  for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    std::size_t pos0 = tile * TILE;
-    std::size_t pos1 = pos0 + TILE < n ? pos0 + TILE : n;
-    pair_bounds pb(pos0, width, n);
+  const std::size_t count = tiles.tiles(width);
+  for (std::size_t tile = blockIdx.x; tile < count; tile += gridDim.x) {
+    const tile_span t = tiles.at(tile, width);
+    if (!t.active) continue;  // block-uniform
+    const std::size_t pos0 = t.pos;
+    const std::size_t pos1 = pos0 + TILE < t.n ? pos0 + TILE : t.n;
+    pair_bounds pb(pos0, width, t.n);
     std::size_t na = pb.a1 - pb.a0;
     // A items before each end of this output tile
     std::size_t da0 = splits[tile];
@@ -90,18 +119,19 @@ merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, std::s
     std::size_t db0 = (pos0 - pb.a0) - da0, db1 = (pos1 - pb.a0) - da1;
     unsigned la = unsigned(da1 - da0), lb = unsigned(db1 - db0);
     // load the A slice then the B slice
-    const std::size_t at_a = pb.a0 + da0, at_b = pb.a1 + db0;
+    const std::size_t at_a = t.base + pb.a0 + da0, at_b = t.base + pb.a1 + db0;
     block::load_slices<THREADS, ITEMS>(ord, s, kin + at_a, is_no_value<P> ? vin : vin + at_a, la, kin + at_b,
-                                is_no_value<P> ? vin : vin + at_b, lb);
+                                       is_no_value<P> ? vin : vin + at_b, lb);
     T k[ITEMS];
     P v[ITEMS];
     unsigned diag = threadIdx.x * ITEMS;
-    int produced = block::merge_slice<ITEMS>(ord, s.keys, s.vals, la, s.keys + la, s.vals + (is_no_value<P> ? 0 : la), lb,
-                                      diag, k, v);
+    int produced = block::merge_slice<ITEMS>(ord, s.keys, s.vals, la, s.keys + la, s.vals + (is_no_value<P> ? 0 : la),
+                                             lb, diag, k, v);
     __syncthreads();
     block::put_items(s, diag, k, v, produced);
     __syncthreads();
-    block::store_slice<THREADS, ITEMS>(ord, s, kout + pos0, is_no_value<P> ? vout : vout + pos0, la + lb);
+    const std::size_t out = t.base + pos0;
+    block::store_slice<THREADS, ITEMS>(ord, s, kout + out, is_no_value<P> ? vout : vout + out, la + lb);
     __syncthreads();
   }
 }

@@ -77,9 +77,10 @@ void sort(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout,
   ctx.check_launch("merge block sort");
   for (std::size_t width = RUN; width < n; width *= 2) {
     partition_kernel<<<grid_for(tiles + 1, Tune::partition_threads), Tune::partition_threads, 0, stream>>>(
-        k_src, n, width, std::size_t(TILE), tiles + 1, splits, ord);
+        k_src, width, flat_tiles{n, std::size_t(TILE)}, splits, ord);
     ctx.check_launch("merge partition");
-    merge_kernel<TH, IT, Tune::merge_blocks><<<grid_for(tiles, 1), TH, 0, stream>>>(k_src, k_dst, v_src, v_dst, n, width, splits, ord);
+    merge_kernel<TH, IT, Tune::merge_blocks><<<grid_for(tiles, 1), TH, 0, stream>>>(
+        k_src, k_dst, v_src, v_dst, width, flat_tiles{n, std::size_t(TILE)}, splits, ord);
     ctx.check_launch("merge pass");
     std::swap(k_src, k_dst);
     std::swap(v_src, v_dst);

@@ -13,7 +13,28 @@
 
 namespace gpusort::cli::bench {
 
-template <class K, class Derived> class cub_sorter : public device_sorter<K> {
+// CUB's two-phase call behind device_sorter: Derived supplies
+//   void run(void* temp, std::size_t& bytes, keys_in, keys_out, vals_in, vals_out, n, stream) const
+// (temp == nullptr: the size query), for the radix and merge peers below and
+// the segmented peer (cub_segmented.cuh).
+template <class K, class Derived> class two_phase_sorter : public device_sorter<K> {
+ public:
+  std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
+                            std::size_t n) override {
+    std::size_t bytes = 0;
+    self().run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
+    return bytes;
+  }
+  void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, value_t* vals_in,
+            value_t* vals_out, std::size_t n, cudaStream_t stream) override {
+    self().run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
+  }
+
+ private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
+template <class K, class Derived> class cub_sorter : public two_phase_sorter<K, cub_sorter<K, Derived>> {
  public:
   variant_list variants(std::size_t n) const override {
     variant_list v{"offsets", {}};
@@ -22,18 +43,6 @@ template <class K, class Derived> class cub_sorter : public device_sorter<K> {
   }
   void select_variant(const std::string& name) override { width_ = parse_offset_width(name); }
 
-  std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
-                            std::size_t n) override {
-    std::size_t bytes = 0;
-    run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
-    return bytes;
-  }
-  void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, value_t* vals_in,
-            value_t* vals_out, std::size_t n, cudaStream_t stream) override {
-    run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
-  }
-
- private:
   void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
            value_t* vals_out, std::size_t n, cudaStream_t stream) const {
     with_offset(width_, n, [&](auto count) {
@@ -42,6 +51,7 @@ template <class K, class Derived> class cub_sorter : public device_sorter<K> {
     });
   }
 
+ private:
   offset_width width_ = offset_width::int64;  // valid for every n
 };
 

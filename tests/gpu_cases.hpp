@@ -11,7 +11,7 @@
 #pragma once
 
 #include "cub_reference.hpp"
-#include "gpu_util.cuh"
+#include "gpu_util.hpp"
 #include "harness/harness.hpp"
 #include "key_types.hpp"
 #include "values.hpp"

@@ -4,7 +4,7 @@
 // inputs. Keys are u32 (and f64 for values) unless said otherwise.
 #pragma once
 
-#include "gpu_cases.cuh"
+#include "gpu_cases.hpp"
 
 #include <gpusort/gpusort.hpp>
 

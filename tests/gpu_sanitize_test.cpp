@@ -6,7 +6,7 @@
 // levels; a partial bit range takes the (rank, index) path of comparison
 // sorts. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
 // (the sanitizers are slow: check what a change touched).
-#include "gpu_suite.cuh"
+#include "gpu_suite.hpp"
 
 #include <cstdlib>
 #include <string>

@@ -1,7 +1,7 @@
 // GPU suite: odd-even transposition sort (stable, O(n^2 / tile) work):
 // sizes are capped at 2^16 and the sweep is sparse (30% steps); every
 // output is also compared bit for bit with CUB's (stable) radix sort.
-#include "gpu_suite.cuh"
+#include "gpu_suite.hpp"
 
 namespace {
 

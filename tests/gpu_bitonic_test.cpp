@@ -1,6 +1,6 @@
 // GPU suite: bitonic sort (not stable, O(n log^2 n)): any n, so sizes go
 // from 0 to 2^23 - 1 for u32 keys.
-#include "gpu_suite.cuh"
+#include "gpu_suite.hpp"
 
 namespace {
 

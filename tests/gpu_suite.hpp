@@ -1,5 +1,5 @@
 // The typed GPU suite every algorithm family shares. A family file
-// (gpu_<family>_test.cu) describes its sizes in a `family` and expands
+// (gpu_<family>_test) describes its sizes in a `family` and expands
 // GPUSORT_GPU_FAMILY_SUITE, which gives, for each of the 12 key types:
 //   EdgeSizes      0, 1, 2, 3, the tile edges (4096 and 8192 +-1), 2^k +-1
 //   SizeSweep      sizes growing geometrically, e.g. by 10% from 100 up
@@ -7,12 +7,12 @@
 //   BitRanges      [0, w/2) and [3, w-1) of the key's w bits
 //   LargeSizes     the family's big sizes (more for u32 keys)
 // each in both directions, keys-only and pairs (value = original index),
-// plus the API tests of gpu_api.cuh (value widths, two-phase, in place,
-// streams, out of memory, host spans). Checks: see gpu_cases.cuh.
+// plus the API tests of gpu_api.hpp (value widths, two-phase, in place,
+// streams, out of memory, host spans). Checks: see gpu_cases.hpp.
 #pragma once
 
-#include "gpu_api.cuh"
-#include "gpu_cases.cuh"
+#include "gpu_api.hpp"
+#include "gpu_cases.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -17,7 +17,7 @@
 // (simulated on the host for u32/u64 at 2^20: 32-bit keys reach level 4;
 // 64-bit keys run all tuning::max_levels and ~160K keys take the
 // merge::sort fallback).
-#include "gpu_suite.cuh"
+#include "gpu_suite.hpp"
 
 namespace {
 

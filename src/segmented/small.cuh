@@ -1,0 +1,151 @@
+// Segmented sort, phase 2: the segments of up to tuning::block_max keys,
+// one kernel per size class (tuning.cuh), each a grid-stride loop over its
+// part of the class list (bins.cuh), so the grid is sized on the host and
+// the work is read on the device.
+//
+//   copy    size 1: the key and value move
+//   group   G lanes sort a segment of up to G x ITEMS keys in registers
+//           (block/group_bitonic.cuh); a warp holds 32 / G segments
+//   block   one block sorts a segment of up to THREADS x ITEMS keys in
+//           shared memory (block/merge_sort.cuh: register network, then
+//           merge-path merges)
+// All sort (rank, index) elements and gather the output (values.cuh).
+// The block sorter is also the large class's first stage (large.cuh):
+// there it sorts one run of a large segment and writes the (rank, index)
+// run instead of gathering.
+#pragma once
+
+#include "segmented/bins.cuh"
+#include "segmented/values.cuh"
+
+#include <gpusort/detail/block/group_bitonic.cuh>
+#include <gpusort/detail/block/merge_sort.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort::detail::segmented {
+
+// The classes' inputs: keys (read twice: ranks, then the gather), output,
+// values, the segments and the class list.
+template <class K> struct class_args {
+  const K* kin;
+  K* kout;
+  value_mover vals;
+  offsets off;
+  bins b;
+  key_order<K> ord;
+};
+
+template <class K>
+__global__ void __launch_bounds__(tuning::group_threads) copy_kernel(class_args<K> a) {
+  const unsigned first = a.b.firsts[tuning::copy_class];
+  const unsigned count = a.b.firsts[tuning::copy_class + 1] - first;
+  for (std::size_t g = std::size_t(blockIdx.x) * tuning::group_threads + threadIdx.x; g < count;
+       g += std::size_t(gridDim.x) * tuning::group_threads) {
+    std::size_t s0, s1;
+    a.off.span(a.b.list[first + g], s0, s1);
+    a.kout[s0] = a.kin[s0];
+    a.vals.move(s0, s0);
+  }
+}
+
+// Group class CLS: G lanes x ITEMS elements a segment.
+template <int G, int ITEMS, class K>
+__global__ void __launch_bounds__(tuning::group_threads) group_kernel(class_args<K> a, int cls) {
+  using U = typename key_traits<K>::bits;
+  using pe = packed_element<U>;
+  using E = typename pe::type;
+  constexpr int per_warp = 32 / G;
+  const unsigned first = a.b.firsts[cls];
+  const unsigned count = a.b.firsts[cls + 1] - first;
+  const unsigned lane = threadIdx.x % unsigned(G);
+  const std::size_t warps = std::size_t(gridDim.x) * (tuning::group_threads / 32);
+  // whole warps iterate together: the shuffles take the full mask
+  for (std::size_t w = std::size_t(blockIdx.x) * (tuning::group_threads / 32) + threadIdx.x / 32;
+       w * per_warp < count; w += warps) {
+    const std::size_t g = w * per_warp + (threadIdx.x % 32) / unsigned(G);
+    std::size_t s0 = 0, s1 = 0;
+    if (g < count) a.off.span(a.b.list[first + g], s0, s1);
+    const unsigned size = unsigned(s1 - s0);
+    E x[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const unsigned e = unsigned(i) * G + lane;
+      x[i] = e < size ? pe::make(U(a.ord.key_rank(a.kin[s0 + e])), e) : pe::pad();
+    }
+    block::group_bitonic_sort<G, ITEMS>(x, lane, typename pe::less{});
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const unsigned e = unsigned(i) * G + lane;
+      if (e < size) {
+        const std::size_t from = s0 + pe::index(x[i]);
+        a.kout[s0 + e] = a.kin[from];
+        a.vals.move(s0 + e, from);
+      }
+    }
+  }
+}
+
+template <class U> struct rank_less {
+  __device__ __forceinline__ bool operator()(U a, U b) const { return a < b; }
+};
+
+// One block sorts `size` (<= THREADS x ITEMS) keys starting at `keys` by
+// (rank, index), index = index_base + position; the sorted ranks and
+// indices are left in s.keys / s.vals.
+template <int THREADS, int ITEMS, class K, class I>
+__device__ __forceinline__ void block_sort_run(const K* keys, unsigned size, const key_order<K>& ord, I index_base,
+                                               block::tile_storage<typename key_traits<K>::bits, I, THREADS * ITEMS>& s) {
+  using U = typename key_traits<K>::bits;
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    const unsigned i = threadIdx.x + unsigned(r) * THREADS;
+    if (i < size) {
+      s.keys[i] = U(ord.key_rank(keys[i]));
+      s.vals[i] = I(index_base + i);
+    }
+  }
+  __syncthreads();
+  U k[ITEMS];
+  I v[ITEMS];
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    const unsigned j = threadIdx.x * ITEMS + unsigned(r);
+    if (j < size) {
+      k[r] = s.keys[j];
+      v[r] = s.vals[j];
+    }
+  }
+  __syncthreads();
+  // stable merge sort of ranks with their indices: ties keep index order
+  block::block_merge_sort<THREADS, ITEMS>(rank_less<U>{}, k, v, int(size), s);
+}
+
+// Block class CLS: one segment a block.
+template <int THREADS, int ITEMS, class K>
+__global__ void __launch_bounds__(THREADS) block_kernel(class_args<K> a, int cls) {
+  using U = typename key_traits<K>::bits;
+  __shared__ block::tile_storage<U, std::uint16_t, THREADS * ITEMS> s;
+  static_assert(THREADS * ITEMS <= 65536, "indices fit 16 bits");
+  const unsigned first = a.b.firsts[cls];
+  const unsigned count = a.b.firsts[cls + 1] - first;
+  for (std::size_t g = blockIdx.x; g < count; g += gridDim.x) {
+    std::size_t s0, s1;
+    a.off.span(a.b.list[first + g], s0, s1);
+    const unsigned size = unsigned(s1 - s0);
+    block_sort_run<THREADS, ITEMS>(a.kin + s0, size, a.ord, std::uint16_t(0), s);
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const unsigned i = threadIdx.x + unsigned(r) * THREADS;
+      if (i < size) {
+        const std::size_t from = s0 + s.vals[i];
+        a.kout[s0 + i] = a.kin[from];
+        a.vals.move(s0 + i, from);
+      }
+    }
+    __syncthreads();  // the next segment reuses the tile
+  }
+}
+
+}  // namespace gpusort::detail::segmented
