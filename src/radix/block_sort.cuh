@@ -10,8 +10,9 @@
 // leaves the tile as it is. Partial tiles are padded with keys that rank last
 // in every digit; they end up behind every real key and are never stored.
 //
-// Used by radix_tile (every tile, then merged) and by radix_onesweep's
-// small-n path (one block, one launch).
+// Used by radix_tile (every tile, then merged), by radix_onesweep's
+// small-n path (one block, one launch) and, through sort_tile, by the
+// segmented sort's block classes (one segment a block).
 #pragma once
 
 #include <gpusort/detail/core/launch.cuh>
@@ -40,6 +41,49 @@ template <int THREADS, int ITEMS, int RADIX_BITS, class U, class P> struct block
       keys_bytes + vals_bytes > rank_bytes ? keys_bytes + vals_bytes : rank_bytes;
 };
 
+// Sorts one warp-striped tile held in registers (key[i], val[i]: item i of
+// this thread, tile slot C::ranker::slot(i)) by `passes` digits of
+// C::radix_bits from bit 0 of the order; pads must rank last. On return the
+// tile is in sorted order, warp-striped again. `smem` holds C::shared_bytes;
+// every thread of the block calls it.
+template <class C, class K, class P>
+__device__ __forceinline__ void sort_tile(typename key_traits<K>::bits (&key)[C::items], P (&val)[C::items],
+                                          const key_order<K>& ord, int passes, void* smem) {
+  using U = typename key_traits<K>::bits;
+  using ranker = typename C::ranker;
+  constexpr int I = C::items;
+  auto& rank_store = *reinterpret_cast<typename ranker::storage*>(smem);
+  U* s_keys = reinterpret_cast<U*>(smem);
+  P* s_vals = reinterpret_cast<P*>(reinterpret_cast<std::uint8_t*>(smem) + C::keys_bytes);
+  for (int pass = 0; pass < passes; ++pass) {
+    const auto digit = digit_map<K>::of(ord, C::radix_bits, pass);
+    unsigned ranks[I], counts[ranker::bins_per_thread], starts[ranker::bins_per_thread];
+    const bool moved = ranker::rank(
+        rank_store, [&](int i) { return digit(key[i]); }, ranks, counts, starts,
+        [&](const unsigned(&c)[ranker::bins_per_thread]) {
+          bool one_digit = false;
+#pragma unroll
+          for (int u = 0; u < ranker::bins_per_thread; ++u) one_digit |= c[u] == unsigned(C::tile);
+          return __syncthreads_or(one_digit) != 0;
+        });
+    if (moved) {
+      __syncthreads();  // every rank is known: the exchange may overwrite the histograms
+#pragma unroll
+      for (int i = 0; i < I; ++i) {
+        s_keys[ranks[i]] = key[i];
+        if constexpr (!is_no_value<P>) s_vals[ranks[i]] = val[i];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < I; ++i) {
+        key[i] = s_keys[ranker::slot(i)];
+        if constexpr (!is_no_value<P>) val[i] = s_vals[ranker::slot(i)];
+      }
+    }
+    __syncthreads();  // the next pass's histograms overwrite the exchange
+  }
+}
+
 // Sorts each tile of kin into kout (in place works: a block reads its whole
 // tile before it writes). `passes` digits of C::radix_bits from bit 0 of
 // the order.
@@ -50,9 +94,6 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, k
   using ranker = typename C::ranker;
   constexpr int I = C::items;
   extern __shared__ uint4 smem[];
-  auto& rank_store = *reinterpret_cast<typename ranker::storage*>(smem);
-  U* s_keys = reinterpret_cast<U*>(smem);
-  P* s_vals = reinterpret_cast<P*>(reinterpret_cast<std::uint8_t*>(smem) + C::keys_bytes);
   const U* in = reinterpret_cast<const U*>(kin);
   U* out = reinterpret_cast<U*>(kout);
   const U pad = pad_bits(ord);
@@ -67,33 +108,7 @@ block_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t n, k
       if constexpr (!is_no_value<P>)
         if (live) val[i] = vin[base + s];
     });
-    for (int pass = 0; pass < passes; ++pass) {
-      const auto digit = digit_map<K>::of(ord, C::radix_bits, pass);
-      unsigned ranks[I], counts[ranker::bins_per_thread], starts[ranker::bins_per_thread];
-      const bool moved = ranker::rank(
-          rank_store, [&](int i) { return digit(key[i]); }, ranks, counts, starts,
-          [&](const unsigned(&c)[ranker::bins_per_thread]) {
-            bool one_digit = false;
-#pragma unroll
-            for (int u = 0; u < ranker::bins_per_thread; ++u) one_digit |= c[u] == unsigned(C::tile);
-            return __syncthreads_or(one_digit) != 0;
-          });
-      if (moved) {
-        __syncthreads();  // every rank is known: the exchange may overwrite the histograms
-#pragma unroll
-        for (int i = 0; i < I; ++i) {
-          s_keys[ranks[i]] = key[i];
-          if constexpr (!is_no_value<P>) s_vals[ranks[i]] = val[i];
-        }
-        __syncthreads();
-#pragma unroll
-        for (int i = 0; i < I; ++i) {
-          key[i] = s_keys[ranker::slot(i)];
-          if constexpr (!is_no_value<P>) val[i] = s_vals[ranker::slot(i)];
-        }
-      }
-      __syncthreads();  // the next pass's histograms overwrite the exchange
-    }
+    sort_tile<C, K>(key, val, ord, passes, smem);
 #pragma unroll
     for (int i = 0; i < I; ++i) {
       const unsigned s = ranker::slot(i);

@@ -175,9 +175,7 @@ struct family {
       a.vals_alt = b.vals_alt;
       a.plan = b.plan;
       a.slot = slot;
-      a.portion_start = split.start(q);
-      a.portion_n = unsigned(split.size(q, p.n));
-      a.base = b.base + (std::size_t(pass) * b.portions + q) * T::bins;
+      a.geo = {split.start(q), unsigned(split.size(q, p.n)), b.base + (std::size_t(pass) * b.portions + q) * T::bins};
       a.next_base = q + 1 < b.portions ? b.base + (std::size_t(pass) * b.portions + q + 1) * T::bins : nullptr;
       a.lookback = b.lookback[e % 2];
       a.counter = b.counters + e;

@@ -18,6 +18,12 @@
 // low-entropy input) skips the ranking: after the look-back it stores its
 // keys straight through. The launch's slot_plan (made on the device, see
 // onesweep_histogram.cuh) may instead say skip or copy.
+//
+// Where the tiles lie is the geometry's (Geo): portion_tiles, the tiles of
+// one portion of one array (radix_onesweep), or the segmented sort's tiles
+// of many segments (segmented/large.cuh), each segment a chain of its own:
+// its first tile (the head) starts the look-back, and its digits start at
+// its own bases.
 #pragma once
 
 #include <gpusort/detail/block/rank.cuh>
@@ -33,7 +39,31 @@
 
 namespace gpusort::detail::radix_onesweep {
 
-template <class K, class P> struct pass_args {
+// Tile t of a launch: where it lies, and where its chain's digits start.
+struct tile_place {
+  std::size_t first;               // global index of slot 0
+  unsigned valid;                  // keys in the tile
+  bool head;                       // the chain's first tile: its prefix is its own count
+  bool last;                       // the portion's last tile: writes the next portion's bases
+  const unsigned long long* base;  // [digit]: first output of the chain's keys of each digit
+};
+
+// One portion of one array: tiles 0, 1, ... of [start, start + n), one chain.
+struct portion_tiles {
+  std::size_t start;               // first key of the portion
+  unsigned n;                      // keys in the portion (<= 2^28)
+  const unsigned long long* base;  // [digit]: first output of the portion's keys of each digit
+  template <int TILE> __device__ __forceinline__ unsigned tiles() const { return (n + TILE - 1) / TILE; }
+  // words of the next launch's look-back table this launch must zero: all
+  // it was told (the next portion may have more tiles than this one)
+  template <int TILE> __device__ __forceinline__ std::size_t next_words(std::size_t told) const { return told; }
+  template <int TILE> __device__ __forceinline__ tile_place at(unsigned t) const {
+    const unsigned valid = min(unsigned(TILE), n - t * unsigned(TILE));
+    return {start + std::size_t(t) * TILE, valid, t == 0, (t + 1) * unsigned(TILE) >= n, base};
+  }
+};
+
+template <class K, class P, class Geo = portion_tiles> struct pass_args {
   using U = typename key_traits<K>::bits;
   const U* keys_in;
   U* keys_out;
@@ -43,9 +73,7 @@ template <class K, class P> struct pass_args {
   P* vals_alt;
   const slot_plan* plan;  // this launch's entry: plan[slot]
   int slot;
-  std::size_t portion_start;        // first key of the portion
-  unsigned portion_n;               // keys in the portion (<= 2^28)
-  const unsigned long long* base;   // [digit]: first output of the portion's keys of each digit
+  Geo geo;                          // where the tiles lie
   unsigned long long* next_base;    // the next portion's, written by the last tile (or null)
   unsigned* lookback;               // [tile][digit] of this launch, zeroed
   unsigned* counter;                // tile ids of this launch, zeroed
@@ -90,36 +118,40 @@ __device__ __forceinline__ unsigned peek(unsigned* word) {
   return cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*word).load(cuda::memory_order_relaxed);
 }
 
-// look-back for this thread's digits: the count of each digit in tiles
-// 0..tile-1 of the portion. Publishes this tile's inclusive prefixes and
-// sets global[b] = base[b] + exclusive prefix - the digit's first tile slot.
-// The portion's last tile also writes the next portion's bases.
-template <class T, class K, class P, int BPT>
-__device__ __forceinline__ void look_back(const pass_args<K, P>& a, unsigned tile, bool last, const unsigned (&counts)[BPT],
-                                          const unsigned (&starts)[BPT], unsigned long long* global) {
+// look-back for this thread's digits: the count of each digit in the
+// earlier tiles of the chain (none for its head). Publishes this tile's
+// inclusive prefixes and sets global[b] = base[b] + exclusive prefix - the
+// digit's first tile slot. The portion's last tile also writes the next
+// portion's bases.
+template <class T, class K, class P, class Geo, int BPT>
+__device__ __forceinline__ void look_back(const pass_args<K, P, Geo>& a, unsigned tile, const tile_place& w,
+                                          const unsigned (&counts)[BPT], const unsigned (&starts)[BPT],
+                                          unsigned long long* global) {
   using ranker = block::block_rank<T::threads, T::items, T::radix_bits>;
 #pragma unroll
   for (int u = 0; u < BPT; ++u) {
     const int b = ranker::thread_bin(u);
     if (b >= T::bins) continue;
     unsigned prefix = 0;
-    for (unsigned j = tile; j-- > 0;) {
-      unsigned w;
-      do {
-        w = peek(&a.lookback[std::size_t(j) * T::bins + b]);
-      } while (w == 0);
-      prefix += w & lookback_value;
-      if (w & lookback_inclusive) break;
+    if (!w.head) {
+      for (unsigned j = tile; j-- > 0;) {
+        unsigned word;
+        do {
+          word = peek(&a.lookback[std::size_t(j) * T::bins + b]);
+        } while (word == 0);
+        prefix += word & lookback_value;
+        if (word & lookback_inclusive) break;
+      }
+      publish(&a.lookback[std::size_t(tile) * T::bins + b], lookback_inclusive | (prefix + counts[u]));
     }
-    if (tile > 0) publish(&a.lookback[std::size_t(tile) * T::bins + b], lookback_inclusive | (prefix + counts[u]));
     // wraps below zero when starts > base + prefix; slot + global is exact
-    global[b] = a.base[b] + prefix - starts[u];
-    if (last && a.next_base) a.next_base[b] = a.base[b] + prefix + counts[u];
+    global[b] = w.base[b] + prefix - starts[u];
+    if (w.last && a.next_base) a.next_base[b] = w.base[b] + prefix + counts[u];
   }
 }
 
-template <class T, class K, class P>
-__global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kernel(const pass_args<K, P> a) {
+template <class T, class K, class P, class Geo = portion_tiles>
+__global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kernel(const pass_args<K, P, Geo> a) {
   using U = typename key_traits<K>::bits;
   using shared = pass_shared<T, U, P>;
   using ranker = typename shared::ranker;
@@ -128,9 +160,17 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   extern __shared__ uint4 smem[];
   const shared s = shared::carve(smem);
 
+  // A grid sized from a host-known bound (the segmented geometry): the
+  // blocks past the tile count leave before taking a tile id, so the ids
+  // taken are exactly 0 .. tiles - 1.
+  const unsigned tiles = a.geo.template tiles<T::tile>();
+  if (blockIdx.x >= tiles) return;
+  const unsigned blocks = gridDim.x < tiles ? gridDim.x : tiles;
+
   // the next launch's look-back table starts from zero
-  for (std::size_t w = std::size_t(blockIdx.x) * T::threads + threadIdx.x; w < a.next_words;
-       w += std::size_t(gridDim.x) * T::threads)
+  const std::size_t next_words = a.geo.template next_words<T::tile>(a.next_words);
+  for (std::size_t w = std::size_t(blockIdx.x) * T::threads + threadIdx.x; w < next_words;
+       w += std::size_t(blocks) * T::threads)
     a.next_lookback[w] = 0;
 
   // tile id, taken before the plan is read: the atomic's round trip overlaps
@@ -146,21 +186,20 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   P* vdst = plan.dst == buf_out ? a.vals_out : a.vals_alt;
 
   if (plan.mode == slot_copy) {
-    const std::size_t first = a.portion_start + std::size_t(blockIdx.x) * T::tile;
-    const unsigned count = min(unsigned(T::tile), a.portion_n - blockIdx.x * unsigned(T::tile));
-    for (unsigned i = threadIdx.x; i < count; i += T::threads) {
-      dst[first + i] = src[first + i];
-      if constexpr (pairs) vdst[first + i] = vsrc[first + i];
+    const tile_place w = a.geo.template at<T::tile>(blockIdx.x);
+    for (unsigned i = threadIdx.x; i < w.valid; i += T::threads) {
+      dst[w.first + i] = src[w.first + i];
+      if constexpr (pairs) vdst[w.first + i] = vsrc[w.first + i];
     }
     return;
   }
 
   __syncthreads();  // the tile id is in shared memory
   const unsigned tile = *s.tile;
-  const unsigned valid = min(unsigned(T::tile), a.portion_n - tile * unsigned(T::tile));
+  const tile_place w = a.geo.template at<T::tile>(tile);
+  const unsigned valid = w.valid;
   const bool full = valid == unsigned(T::tile);
-  const bool last = (tile + 1) * unsigned(T::tile) >= a.portion_n;  // a non-final portion's last tile is full
-  const std::size_t first = a.portion_start + std::size_t(tile) * T::tile;  // global index of slot 0
+  const std::size_t first = w.first;  // global index of slot 0
 
   // load, in carried form (digit_map::carry: the twiddle once per key, not
   // once per digit extraction; identity for unsigned keys). Values are
@@ -201,7 +240,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
 #pragma unroll
         for (int u = 0; u < BPT; ++u) {
           const int b = ranker::thread_bin(u);
-          if (b < T::bins) publish(&row[b], (tile == 0 ? lookback_inclusive : lookback_aggregate) | c[u]);
+          if (b < T::bins) publish(&row[b], (w.head ? lookback_inclusive : lookback_aggregate) | c[u]);
           one_digit |= c[u] == unsigned(T::tile);
         }
         return __syncthreads_or(one_digit) != 0;
@@ -212,7 +251,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
     const unsigned d = a.digit.of_carried(key[0]);
 #pragma unroll
     for (int u = 0; u < BPT; ++u) starts[u] = 0;
-    look_back<T>(a, tile, last, counts, starts, s.global);  // look-back
+    look_back<T>(a, tile, w, counts, starts, s.global);  // look-back
     __syncthreads();
     const unsigned long long out = s.global[d];
 #pragma unroll
@@ -226,7 +265,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
     return;
   }
 
-  look_back<T>(a, tile, last, counts, starts, s.global);  // look-back
+  look_back<T>(a, tile, w, counts, starts, s.global);  // look-back
   __syncthreads();
 
   // scatter: slot i of the sorted tile (and its value) goes to

@@ -1,8 +1,11 @@
-// Segmented sort: binning and the large segments' run and tile lists
-// (plan.hpp). Independent of the key type: compiled once.
+// Segmented sort: binning, the large and huge segments' run and tile
+// lists, and the large class's bases (plan.hpp). Independent of the key
+// type: compiled once.
 #include "segmented/plan.hpp"
 
 #include <gpusort/detail/core/launch.cuh>
+
+#include <gpusort/detail/block/scan.cuh>
 
 #include <cub/device/device_scan.cuh>
 
@@ -67,15 +70,14 @@ file_kernel(offsets off, std::size_t segments, bins b) {
   }
 }
 
-// ---- the large list (large.cuh) ----
+// ---- the class lists (lists.cuh) ----
 
-
-// Large segment q: where it is, and its runs and tiles (0 past the count).
+// Listed segment q: where it is, and its runs and tiles (0 past the count).
 __global__ void __launch_bounds__(256)
-large_sizes_kernel(offsets off, bins b, large_list l, unsigned long long* run_counts,
-                   unsigned long long* tile_counts, std::size_t run, std::size_t tile) {
-  const unsigned first = b.firsts[tuning::large_class];
-  const unsigned count = b.firsts[tuning::large_class + 1] - first;
+list_sizes_kernel(offsets off, bins b, int cls, segment_list l, unsigned long long* run_counts,
+                  unsigned long long* tile_counts, std::size_t run, std::size_t tile) {
+  const unsigned first = b.firsts[cls];
+  const unsigned count = b.firsts[cls + 1] - first;
   for (std::size_t q = std::size_t(blockIdx.x) * 256 + threadIdx.x; q <= l.bound; q += std::size_t(gridDim.x) * 256) {
     unsigned long long runs = 0, tiles = 0;
     if (q < count) {
@@ -86,14 +88,17 @@ large_sizes_kernel(offsets off, bins b, large_list l, unsigned long long* run_co
       runs = (s1 - s0 + run - 1) / run;
       tiles = (s1 - s0 + tile - 1) / tile;
       atomicMax(l.max_size, (unsigned long long)(s1 - s0));
+    } else if (q < l.bound) {
+      l.begin[q] = 0;
+      l.size[q] = 0;
     }
     run_counts[q] = runs;
     tile_counts[q] = tiles;
   }
 }
 
-// One warp a large segment: its entries of the run and tile lists.
-__global__ void __launch_bounds__(256) large_fill_kernel(large_list l) {
+// One warp a listed segment: its entries of the run and tile lists.
+__global__ void __launch_bounds__(256) list_fill_kernel(segment_list l) {
   const std::size_t warps = std::size_t(gridDim.x) * 8;
   const unsigned lane = threadIdx.x & 31u;
   for (std::size_t q = std::size_t(blockIdx.x) * 8 + threadIdx.x / 32; q < l.bound; q += warps) {
@@ -102,6 +107,61 @@ __global__ void __launch_bounds__(256) large_fill_kernel(large_list l) {
     const unsigned long long t0 = l.first_tile[q], t1 = l.first_tile[q + 1];
     for (unsigned long long t = t0 + lane; t < t1; t += 32) l.tile_seg[t] = unsigned(q);
   }
+}
+
+// ---- the large class's bases (large.cuh) ----
+
+constexpr int max_chain_passes = 8;  // 8-bit digits of 64-bit keys
+
+// One block of 256 threads (one a digit) per listed segment.
+__global__ void __launch_bounds__(256)
+chain_scan_kernel(segment_list l, const unsigned* hist, unsigned long long* base, int passes,
+                  radix_onesweep::slot_plan* plan, int slots) {
+  __shared__ unsigned long long warp_sums[256 / 32];
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    const int sorts[max_chain_passes] = {};  // no pass is skipped
+    radix_onesweep::make_plan(sorts, passes, slots, false, plan);
+  }
+  const std::size_t q = blockIdx.x;
+  if (q >= l.bound || l.size[q] == 0) return;  // past the device-side count: no tiles
+  const unsigned d = threadIdx.x;
+  for (int p = 0; p < passes; ++p) {
+    const std::size_t at = (std::size_t(p) * l.bound + q) * 256 + d;
+    const unsigned long long before = block::block_exclusive_sum<256>((unsigned long long)hist[at], warp_sums);
+    base[at] = l.begin[q] + before;
+    __syncthreads();  // warp_sums is reused by the next pass
+  }
+}
+
+// pairs: output slot i of each large tile takes the value at the position
+// the passes carried to slot i.
+__global__ void __launch_bounds__(256) chain_gather_kernel(value_mover vals, segment_list l, std::size_t tile,
+                                                           const std::uint32_t* position) {
+  const unsigned tiles = unsigned(l.first_tile[l.bound]);
+  for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const unsigned q = l.tile_seg[t];
+    const std::size_t from = std::size_t(t - unsigned(l.first_tile[q])) * tile;
+    const std::size_t left = l.size[q] - from;
+    const std::size_t first = l.begin[q] + from;
+    const unsigned valid = left < tile ? unsigned(left) : unsigned(tile);
+    for (unsigned j = threadIdx.x; j < valid; j += 256) vals.move(first + j, l.begin[q] + position[first + j]);
+  }
+}
+
+// The listed segments' histogram rows, the tile counters and the first
+// look-back table's listed tiles, zeroed.
+__global__ void __launch_bounds__(256) clear_chains_kernel(segment_list l, unsigned* hist, int passes,
+                                                           unsigned* counters, int slots, unsigned* lookback) {
+  const std::size_t stride = std::size_t(gridDim.x) * 256, at = std::size_t(blockIdx.x) * 256 + threadIdx.x;
+  const std::size_t words = std::size_t(l.first_tile[l.bound]) * 256;
+  for (std::size_t w = at; w < words; w += stride) lookback[w] = 0;
+  // one listed segment a block and round; past the device-side count the
+  // sizes are 0 and the block moves on after one load
+  for (std::size_t q = blockIdx.x; q < l.bound; q += gridDim.x) {
+    if (l.size[q] == 0) continue;
+    for (int p = 0; p < passes; ++p) hist[(std::size_t(p) * l.bound + q) * 256 + threadIdx.x] = 0;
+  }
+  if (at < std::size_t(slots)) counters[at] = 0;
 }
 
 std::size_t scan_bytes(std::size_t items) {
@@ -135,8 +195,8 @@ void bin_segments(const call_context& ctx, const offsets& off, std::size_t segme
   ctx.check_launch("segmented file");
 }
 
-large_scratch take_large(temp_layout& t, std::size_t bound, std::size_t n, std::size_t run, std::size_t tile) {
-  large_scratch s{};
+list_scratch take_list(temp_layout& t, std::size_t bound, std::size_t n, std::size_t run, std::size_t tile) {
+  list_scratch s{};
   s.list.bound = bound;
   s.list.begin = t.take<std::size_t>(bound);
   s.list.size = t.take<std::size_t>(bound);
@@ -152,22 +212,43 @@ large_scratch take_large(temp_layout& t, std::size_t bound, std::size_t n, std::
   return s;
 }
 
-void plan_large(const call_context& ctx, const offsets& off, const bins& b, const large_scratch& l, std::size_t run,
-                std::size_t tile, cudaStream_t stream) {
+void plan_list(const call_context& ctx, const offsets& off, const bins& b, int cls, const list_scratch& l,
+               std::size_t run, std::size_t tile, cudaStream_t stream) {
   const std::size_t bound = l.list.bound;
   ctx.check(cudaMemsetAsync(l.list.max_size, 0, sizeof(unsigned long long), stream),
             "cudaMemsetAsync(segment max size)");
-  large_sizes_kernel<<<grid_for(bound + 1, 256, 4096), 256, 0, stream>>>(off, b, l.list, l.run_counts,
-                                                                         l.tile_counts, run, tile);
-  ctx.check_launch("segmented large sizes");
+  list_sizes_kernel<<<grid_for(bound + 1, 256, 4096), 256, 0, stream>>>(off, b, cls, l.list, l.run_counts,
+                                                                        l.tile_counts, run, tile);
+  ctx.check_launch("segmented list sizes");
   std::size_t bytes = l.scan_bytes;
   ctx.check(cub::DeviceScan::ExclusiveSum(l.scan, bytes, l.run_counts, l.list.first_run, bound + 1, stream),
             "cub::DeviceScan::ExclusiveSum(segment runs)");
   bytes = l.scan_bytes;
   ctx.check(cub::DeviceScan::ExclusiveSum(l.scan, bytes, l.tile_counts, l.list.first_tile, bound + 1, stream),
             "cub::DeviceScan::ExclusiveSum(segment tiles)");
-  large_fill_kernel<<<grid_for(bound, 8, 4096), 256, 0, stream>>>(l.list);
-  ctx.check_launch("segmented large lists");
+  list_fill_kernel<<<grid_for(bound, 8, 4096), 256, 0, stream>>>(l.list);
+  ctx.check_launch("segmented lists");
+}
+
+void clear_chains(const call_context& ctx, const segment_list& l, unsigned* hist, int passes, unsigned* counters,
+                  int slots, unsigned* lookback, cudaStream_t stream) {
+  clear_chains_kernel<<<grid_for(l.bound + 1, 1, std::size_t(sm_count(ctx)) * 8), 256, 0,
+                        stream>>>(l, hist, passes, counters, slots, lookback);
+  ctx.check_launch("segmented large clear");
+}
+
+void gather_chains(const call_context& ctx, const value_mover& vals, const segment_list& l, std::size_t tile,
+                   std::size_t tile_bound, const std::uint32_t* position, cudaStream_t stream) {
+  chain_gather_kernel<<<grid_for(tile_bound, 1, std::size_t(sm_count(ctx)) * 8), 256, 0, stream>>>(vals, l, tile,
+                                                                                                  position);
+  ctx.check_launch("segmented large gather");
+}
+
+void scan_chains(const call_context& ctx, const segment_list& l, const unsigned* hist, unsigned long long* base,
+                 int passes, radix_onesweep::slot_plan* plan, int slots, cudaStream_t stream) {
+  if (passes > max_chain_passes) ctx.fail(errc::invalid_argument, "segmented large class: more than 8 digit passes");
+  chain_scan_kernel<<<unsigned(l.bound), 256, 0, stream>>>(l, hist, base, passes, plan, slots);
+  ctx.check_launch("segmented large bases");
 }
 
 }  // namespace gpusort::detail::segmented

@@ -1,10 +1,13 @@
 // Segmented sort, the steps that do not depend on the key type (compiled
-// once, in plan.cu): binning the segments by size class (bins.cuh) and
-// listing the large segments' runs and tiles (large.cuh).
+// once, in plan.cu): binning the segments by size class (bins.cuh), listing
+// the large and huge segments' runs and tiles (lists.cuh), and the large
+// class's digit bases and launch plan (large.cuh).
 #pragma once
 
 #include "segmented/bins.cuh"
-#include "segmented/large.cuh"
+#include "segmented/lists.cuh"
+#include "segmented/values.cuh"
+#include "radix/onesweep_plan.hpp"
 
 #include <gpusort/detail/core/context.hpp>
 #include <gpusort/detail/core/temp_layout.hpp>
@@ -12,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace gpusort::detail::segmented {
 
@@ -21,18 +25,35 @@ bins take_bins(temp_layout& t, std::size_t segments);
 void bin_segments(const call_context& ctx, const offsets& off, std::size_t segments, const bins& b,
                   cudaStream_t stream);
 
-// The large list's scratch for at most `bound` large segments of n keys in
-// all, runs of `run` and tiles of `tile` keys; `scan` is the prefix sums'.
-struct large_scratch {
-  large_list list;
+// A class's list scratch for at most `bound` segments of n keys in all,
+// runs of `run` and tiles of `tile` keys; `scan` is the prefix sums'.
+struct list_scratch {
+  segment_list list;
   unsigned long long* run_counts;
   unsigned long long* tile_counts;
   void* scan;
   std::size_t scan_bytes;
 };
-large_scratch take_large(temp_layout& t, std::size_t bound, std::size_t n, std::size_t run, std::size_t tile);
-// Lists the large segments' runs and tiles from the bins.
-void plan_large(const call_context& ctx, const offsets& off, const bins& b, const large_scratch& l, std::size_t run,
-                std::size_t tile, cudaStream_t stream);
+list_scratch take_list(temp_layout& t, std::size_t bound, std::size_t n, std::size_t run, std::size_t tile);
+// Lists the runs and tiles of the segments of class `cls` from the bins.
+void plan_list(const call_context& ctx, const offsets& off, const bins& b, int cls, const list_scratch& l,
+               std::size_t run, std::size_t tile, cudaStream_t stream);
+
+// The large class's onesweep bases: for every pass p and listed segment q,
+// base[p][q][digit] = the segment's first key + the exclusive scan of
+// hist[p][q][digit] over the 256 digits (every segment of the list at
+// once, one block each); and the passes' launch plan (slots launches: every
+// pass sorts, a copy when there is none).
+void scan_chains(const call_context& ctx, const segment_list& l, const unsigned* hist, unsigned long long* base,
+                 int passes, radix_onesweep::slot_plan* plan, int slots, cudaStream_t stream);
+// Zeroes what the large class's passes count into: the listed segments'
+// histogram rows ([pass][segment][256]), the `slots` tile counters, and the
+// listed tiles' words of the first look-back table.
+void clear_chains(const call_context& ctx, const segment_list& l, unsigned* hist, int passes, unsigned* counters,
+                  int slots, unsigned* lookback, cudaStream_t stream);
+// The large class's pairs: output slot i of every listed tile (of `tile`
+// keys) takes the value at position[i] of its segment.
+void gather_chains(const call_context& ctx, const value_mover& vals, const segment_list& l, std::size_t tile,
+                   std::size_t tile_bound, const std::uint32_t* position, cudaStream_t stream);
 
 }  // namespace gpusort::detail::segmented

@@ -7,27 +7,29 @@
 //   group   G lanes sort a segment of up to G x ITEMS keys in registers
 //           (block/group_bitonic.cuh); a warp holds 32 / G segments
 //   block   one block sorts a segment of up to THREADS x ITEMS keys in
-//           shared memory (block/merge_sort.cuh: register network, then
-//           merge-path merges)
-// All sort (rank, index) elements and gather the output (values.cuh).
-// The block sorter is also the large class's first stage (large.cuh):
-// there it sorts one run of a large segment and writes the (rank, index)
+//           shared memory: keys of up to 4 bytes by the radix family's
+//           block radix sort (radix/block_sort.cuh, sort_tile) of their
+//           bits with 16-bit positions; 8-byte keys by the block merge sort
+//           (block/merge_sort.cuh) of (rank, index) pairs
+// The block merge sort is also the huge class's first stage (huge.cuh):
+// there it sorts one run of a huge segment and writes the (rank, index)
 // run instead of gathering.
 #pragma once
 
 #include "segmented/bins.cuh"
 #include "segmented/values.cuh"
+#include "radix/block_sort.cuh"
 
 #include <gpusort/detail/block/group_bitonic.cuh>
 #include <gpusort/detail/block/merge_sort.cuh>
+#include <gpusort/detail/block/striped.cuh>
 
 #include <cstddef>
 #include <cstdint>
 
 namespace gpusort::detail::segmented {
 
-// The classes' inputs: keys (read twice: ranks, then the gather), output,
-// values, the segments and the class list.
+// The classes' inputs: keys, output, values, the segments and the class list.
 template <class K> struct class_args {
   const K* kin;
   K* kout;
@@ -122,9 +124,46 @@ __device__ __forceinline__ void block_sort_run(const K* keys, unsigned size, con
   block::block_merge_sort<THREADS, ITEMS>(rank_less<U>{}, k, v, int(size), s);
 }
 
-// Block class CLS: one segment a block.
+// Block class, keys of up to 4 bytes: block radix sort of (key bits,
+// position), one segment a block.
 template <int THREADS, int ITEMS, class K>
-__global__ void __launch_bounds__(THREADS) block_kernel(class_args<K> a, int cls) {
+__global__ void __launch_bounds__(THREADS) block_radix_kernel(class_args<K> a, int cls) {
+  using U = typename key_traits<K>::bits;
+  using C = radix::block_sort_config<THREADS, ITEMS, tuning::block_radix_bits, U, std::uint16_t>;
+  static_assert(C::tile <= 65536, "positions fit 16 bits");
+  __shared__ __align__(16) std::uint8_t smem[C::shared_bytes];
+  const unsigned first = a.b.firsts[cls];
+  const unsigned count = a.b.firsts[cls + 1] - first;
+  const int passes = radix::pass_count(a.ord, C::radix_bits);
+  const U pad = radix::pad_bits(a.ord);
+  const U* kin = reinterpret_cast<const U*>(a.kin);
+  U* kout = reinterpret_cast<U*>(a.kout);
+  for (std::size_t g = blockIdx.x; g < count; g += gridDim.x) {
+    std::size_t s0, s1;
+    a.off.span(a.b.list[first + g], s0, s1);
+    const unsigned size = unsigned(s1 - s0);
+    U key[ITEMS];
+    std::uint16_t at[ITEMS];
+    block::for_striped<false, ITEMS>(int(size), [&](int i, unsigned slot, bool live) {
+      key[i] = live ? kin[s0 + slot] : pad;
+      at[i] = std::uint16_t(slot);
+    });
+    radix::sort_tile<C, K>(key, at, a.ord, passes, smem);  // ends with a barrier: smem is free again
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const unsigned slot = C::ranker::slot(i);
+      if (slot < size) {
+        kout[s0 + slot] = key[i];
+        a.vals.move(s0 + slot, s0 + at[i]);
+      }
+    }
+  }
+}
+
+// Block class, 8-byte keys: block merge sort of (rank, index), one
+// segment a block.
+template <int THREADS, int ITEMS, class K>
+__global__ void __launch_bounds__(THREADS) block_merge_kernel(class_args<K> a, int cls) {
   using U = typename key_traits<K>::bits;
   __shared__ block::tile_storage<U, std::uint16_t, THREADS * ITEMS> s;
   static_assert(THREADS * ITEMS <= 65536, "indices fit 16 bits");

@@ -3,17 +3,21 @@
 // CUDA graph). The phases and their files:
 //   bin     every segment to its size class, on the device (bins.cuh)
 //   small   one kernel per class up to tuning::block_max keys (small.cuh)
-//   large   runs, merge-path passes and a gather for the rest (large.cuh)
+//   large   onesweep passes over the segments' tiles, up to 2^28 keys a
+//           segment (large.cuh)
+//   huge    runs, merge-path passes and a gather beyond (huge.cuh)
 // Every grid is sized from what the host knows (n, the number of
 // segments); the kernels read their work from the class list.
 //
 // Scratch (one temp block): the class list; a copy of the input for
-// in-place calls (the outputs gather from the input); and, when a segment
-// can be large (n > block_max), the large list and two (rank, index)
-// buffers of n elements.
+// in-place calls (the outputs read the input); when a segment can be large
+// (n > block_max), the large class's lists, counters and buffers; when one
+// can be huge (n > 2^28), the huge class's.
 #pragma once
 
 #include "segmented/call.hpp"
+#include "segmented/grid.cuh"
+#include "segmented/huge.cuh"
 #include "segmented/large.cuh"
 #include "segmented/plan.hpp"
 #include "segmented/small.cuh"
@@ -25,42 +29,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <mutex>
-#include <utility>
 
 namespace gpusort::detail::segmented {
-
-// Resident blocks of `kernel` on the current device, asked of the runtime
-// once per kernel and device: a call launches ~20 kernels, and an occupancy
-// query before each launch left the GPU waiting on the host.
-template <class Kernel> unsigned cached_resident_grid(const call_context& ctx, Kernel kernel, int threads) {
-  int dev = 0;
-  ctx.check(cudaGetDevice(&dev), "cudaGetDevice");
-  static std::mutex lock;
-  static std::map<std::pair<const void*, int>, unsigned> grids;
-  const std::pair<const void*, int> key{reinterpret_cast<const void*>(kernel), dev};
-  {
-    std::lock_guard<std::mutex> hold(lock);
-    if (auto it = grids.find(key); it != grids.end()) return it->second;
-  }
-  const unsigned grid = resident_grid(ctx, kernel, threads);
-  std::lock_guard<std::mutex> hold(lock);
-  grids[key] = grid;
-  return grid;
-}
-
-// Resident blocks of `kernel`, but no more than `work` blocks' worth.
-template <class Kernel> unsigned class_grid(const call_context& ctx, Kernel kernel, int threads, std::size_t work) {
-  const unsigned resident = cached_resident_grid(ctx, kernel, threads);
-  return work < resident ? unsigned(work > 0 ? work : 1) : resident;
-}
-
-// Host-known bound on segments of at least `min_size` keys.
-inline std::size_t at_most(std::size_t segments, std::size_t n, std::size_t min_size) {
-  const std::size_t fit = n / min_size;
-  return segments < fit ? segments : fit;
-}
 
 template <class K> struct launch_args {
   class_args<K> args;
@@ -84,9 +54,15 @@ template <int C, class K> void launch_groups(const launch_args<K>& a, std::size_
 
 template <int C, class K> void launch_blocks(const launch_args<K>& a, std::size_t segments, std::size_t n) {
   if constexpr (C < tuning::block_classes) {
-    constexpr int T = tuning::block_threads[C], ITEMS = tuning::block_items[C];
+    using U = typename key_traits<K>::bits;
+    constexpr bool radix = tuning::block_radix<U>;
+    constexpr int T = radix ? tuning::block_radix_threads[C] : tuning::block_merge_threads[C];
+    constexpr int ITEMS = radix ? tuning::block_radix_items[C] : tuning::block_merge_items[C];
     const std::size_t min_size = (std::size_t(256) << C) + 1;
-    auto kernel = block_kernel<T, ITEMS, K>;
+    auto kernel = [] {
+      if constexpr (radix) return block_radix_kernel<T, ITEMS, K>;
+      else return block_merge_kernel<T, ITEMS, K>;
+    }();
     const unsigned grid = class_grid(*a.ctx_ptr, kernel, T, at_most(segments, n, min_size));
     kernel<<<grid, T, 0, a.stream>>>(a.args, tuning::first_block + C);
     a.ctx_ptr->check_launch("segmented block sort");
@@ -94,85 +70,50 @@ template <int C, class K> void launch_blocks(const launch_args<K>& a, std::size_
   }
 }
 
-// The large class for indices of type I (u32 while n < 2^32).
-template <class K, class I> struct large_path {
-  using U = typename key_traits<K>::bits;
-  using tune = tuning::large<U, I>;
-  static constexpr std::size_t run = std::size_t(tune::sort_tile), tile = std::size_t(tune::tile);
-
-  large_scratch plan;
-  U* rank[2];
-  I* index[2];
-  std::size_t* splits;
-
-  large_path(temp_layout& t, std::size_t bound, std::size_t n) {
-    plan = take_large(t, bound, n, run, tile);
-    rank[0] = t.take<U>(n);
-    rank[1] = t.take<U>(n);
-    index[0] = t.take<I>(n);
-    index[1] = t.take<I>(n);
-    splits = t.take<std::size_t>(n / tile + bound + 1);
-  }
-
-  void sort(const call<K>& c, const K* kin, const offsets& off, const bins& b, const value_mover& vals) const {
-    const call_context& ctx = *c.ctx;
-    const std::size_t bound = plan.list.bound;
-    plan_large(ctx, off, b, plan, run, tile, c.stream);
-    // runs
-    auto runs = run_kernel<tune::sort_threads, tune::items, K, I>;
-    run_kernel<tune::sort_threads, tune::items, K, I>
-        <<<class_grid(ctx, runs, tune::sort_threads, c.n / run + bound), tune::sort_threads, 0, c.stream>>>(
-            kin, c.ord, plan.list, rank[0], index[0]);
-    ctx.check_launch("segmented run sort");
-    // passes, up to the largest segment there can be
-    const segment_tiles geometry{plan.list, tile};
-    const full_order<U> ord{};
-    const std::size_t tile_bound = c.n / tile + bound;
-    auto merge = merge::merge_kernel<tune::threads, tune::items, tune::merge_blocks, U, I, full_order<U>,
-                                     segment_tiles>;
-    const unsigned merge_grid = class_grid(ctx, merge, tune::threads, tile_bound);
-    int pass = 0;
-    for (std::size_t width = run; width < c.n; width *= 2, ++pass) {
-      const int from = pass % 2, to = 1 - from;
-      merge::partition_kernel<<<grid_for(tile_bound, tune::partition_threads), tune::partition_threads, 0,
-                                c.stream>>>(rank[from], width, geometry, splits, ord);
-      ctx.check_launch("segmented merge partition");
-      merge<<<merge_grid, tune::threads, 0, c.stream>>>(rank[from], rank[to], index[from], index[to], width,
-                                                        geometry, splits, ord);
-      ctx.check_launch("segmented merge pass");
-    }
-    // gather
-    auto gather = gather_kernel<K, I>;
-    gather<<<class_grid(ctx, gather, 256, tile_bound), 256, 0, c.stream>>>(kin, c.keys_out, vals, plan.list, tile,
-                                                                            index[0], index[1]);
-    ctx.check_launch("segmented gather");
-  }
-};
-
 template <class K> struct layout {
   bins b;
   K* key_copy = nullptr;
   void* val_copy = nullptr;
-  std::size_t large_bound = 0;
+  std::size_t large_bound = 0, huge_bound = 0;
 
   layout(temp_layout& t, const call<K>& c) {
     b = take_bins(t, c.segments);
     if (c.keys_in == c.keys_out) key_copy = t.take<K>(c.n);
     if (c.val_size && c.vals_in == c.vals_out) val_copy = t.take<std::uint8_t>(c.n * c.val_size);
     large_bound = at_most(c.segments, c.n, std::size_t(tuning::block_max) + 1);
+    huge_bound = at_most(c.segments, c.n, tuning::large_max + 1);
   }
 };
+
+// The large class, keys alone or with values (their positions ride the
+// passes), carved at `t` from the same code that sizes it.
+template <class K> void large_class(temp_layout& t, const call<K>& c, std::size_t bound, const K* kin,
+                                    const offsets* off, const bins* b, const value_mover* vals) {
+  auto go = [&](auto path) {
+    if (off) path.sort(*c.ctx, kin, c.keys_out, c.ord, *off, *b, *vals, c.stream);
+  };
+  if (c.val_size) go(large_path<K, std::uint32_t>(t, bound, c.n, c.ord));
+  else go(large_path<K, no_value>(t, bound, c.n, c.ord));
+}
+
+// The huge class, with 32-bit indices while n < 2^32.
+template <class K> void huge_class(temp_layout& t, const call<K>& c, std::size_t bound, const K* kin,
+                                   const offsets* off, const bins* b, const value_mover* vals) {
+  auto go = [&](auto path) {
+    if (off) path.sort(c, kin, *off, *b, *vals);
+  };
+  if (c.n > 0xFFFFFFFFull) go(huge_path<K, std::uint64_t>(t, bound, c.n));
+  else go(huge_path<K, std::uint32_t>(t, bound, c.n));
+}
 
 template <class K> void run(const call<K>& c) {
   const call_context& ctx = *c.ctx;
   temp_layout t(c.temp);
   const layout<K> lay(t, c);
-  const bool wide = c.n > 0xFFFFFFFFull;
   const std::size_t large_at = t.bytes();
-  if (lay.large_bound) {
-    if (wide) large_path<K, std::uint64_t>(t, lay.large_bound, c.n);
-    else large_path<K, std::uint32_t>(t, lay.large_bound, c.n);
-  }
+  if (lay.large_bound) large_class(t, c, lay.large_bound, c.keys_in, nullptr, nullptr, nullptr);
+  const std::size_t huge_at = t.bytes();
+  if (lay.huge_bound) huge_class(t, c, lay.huge_bound, c.keys_in, nullptr, nullptr, nullptr);
   if (!c.temp) {
     *c.temp_bytes = t.bytes() ? t.bytes() : 1;
     return;
@@ -211,11 +152,14 @@ template <class K> void run(const call<K>& c) {
   launch_groups<0>(a, c.segments, c.n);
   launch_blocks<0>(a, c.segments, c.n);
 
-  // large
+  // large, huge
   if (lay.large_bound) {
     temp_layout lt(static_cast<std::uint8_t*>(c.temp) + large_at);
-    if (wide) large_path<K, std::uint64_t>(lt, lay.large_bound, c.n).sort(c, kin, off, lay.b, vals);
-    else large_path<K, std::uint32_t>(lt, lay.large_bound, c.n).sort(c, kin, off, lay.b, vals);
+    large_class(lt, c, lay.large_bound, kin, &off, &lay.b, &vals);
+  }
+  if (lay.huge_bound) {
+    temp_layout ht(static_cast<std::uint8_t*>(c.temp) + huge_at);
+    huge_class(ht, c, lay.huge_bound, kin, &off, &lay.b, &vals);
   }
 }
 

@@ -1,16 +1,19 @@
-// Segmented sort: what every class sorts, and how keys and values reach
-// the output.
+// Segmented sort: the elements the comparison sorters order, and how values
+// reach the output. Every class knows, for each output slot, the position
+// in the segment's input of the key that lands there, and the value at
+// that position follows: a gather from the few kilobytes the sorter has
+// just read (in L1 or L2). Values are moved by width at run time
+// (value_mover), so the kernels are compiled per key type only.
 //
-// Every sorter orders (rank, index) elements: the rank is the key's rank
-// under the call's order (key_order::key_rank: twiddled, -0.0 folded onto
-// +0.0, flipped for descending, cut to the bit range) and the index is the
-// key's position in its segment. Indices are unique, so the order is total
-// and any network sorts stably. The output then takes key and value
-// number `index` of the segment's input: a gather from the few kilobytes
-// the sorter has just read (still in L1 for the small classes). So the
-// kernels depend on the key type only through the rank, values are moved
-// by width at run time (value_mover), and the caller's key bits come back
-// as they were (-0.0 stays -0.0).
+// The group classes and the 64-bit block classes sort (rank, index)
+// elements: the rank is the key's rank under the call's order
+// (key_order::key_rank: twiddled, -0.0 folded onto +0.0, flipped for
+// descending, cut to the bit range) and the index the key's position in
+// its segment. Indices are unique, so the order is total and any network
+// sorts stably; the key, too, is then gathered from the input, so the
+// caller's bits come back as they were (-0.0 stays -0.0). The radix
+// classes (block classes of keys up to 4 bytes, the large class) move the
+// caller's key bits themselves and carry the positions.
 #pragma once
 
 #include <gpusort/detail/key_traits.hpp>
