@@ -50,6 +50,7 @@ struct tile_place {
 
 // One portion of one array: tiles 0, 1, ... of [start, start + n), one chain.
 struct portion_tiles {
+  static constexpr bool persistent = false;  // one block a tile: the grid is the tile count
   std::size_t start;               // first key of the portion
   unsigned n;                      // keys in the portion (<= 2^28)
   const unsigned long long* base;  // [digit]: first output of the portion's keys of each digit
@@ -150,53 +151,15 @@ __device__ __forceinline__ void look_back(const pass_args<K, P, Geo>& a, unsigne
   }
 }
 
-template <class T, class K, class P, class Geo = portion_tiles>
-__global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kernel(const pass_args<K, P, Geo> a) {
+// One tile of one pass: load, rank, look-back, scatter (see the header).
+template <class T, class K, class P, class Geo, class Shared>
+__device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const Shared& s,
+                                          const typename key_traits<K>::bits* src, typename key_traits<K>::bits* dst,
+                                          const P* vsrc, P* vdst, unsigned tile, const tile_place& w) {
   using U = typename key_traits<K>::bits;
-  using shared = pass_shared<T, U, P>;
-  using ranker = typename shared::ranker;
+  using ranker = typename Shared::ranker;
   constexpr int I = T::items, BPT = ranker::bins_per_thread;
   constexpr bool pairs = !is_no_value<P>;
-  extern __shared__ uint4 smem[];
-  const shared s = shared::carve(smem);
-
-  // A grid sized from a host-known bound (the segmented geometry): the
-  // blocks past the tile count leave before taking a tile id, so the ids
-  // taken are exactly 0 .. tiles - 1.
-  const unsigned tiles = a.geo.template tiles<T::tile>();
-  if (blockIdx.x >= tiles) return;
-  const unsigned blocks = gridDim.x < tiles ? gridDim.x : tiles;
-
-  // the next launch's look-back table starts from zero
-  const std::size_t next_words = a.geo.template next_words<T::tile>(a.next_words);
-  for (std::size_t w = std::size_t(blockIdx.x) * T::threads + threadIdx.x; w < next_words;
-       w += std::size_t(blocks) * T::threads)
-    a.next_lookback[w] = 0;
-
-  // tile id, taken before the plan is read: the atomic's round trip overlaps
-  // the plan's load instead of following it (one L2 latency less per block
-  // on the critical path). A block that skips or copies wastes its id; the
-  // counter is this launch's alone.
-  if (threadIdx.x == 0) *s.tile = atomicAdd(a.counter, 1u);
-  const slot_plan plan = a.plan[a.slot];
-  if (plan.mode == slot_skip) return;
-  const U* src = plan.src == buf_in ? a.keys_in : plan.src == buf_out ? a.keys_out : a.keys_alt;
-  U* dst = plan.dst == buf_out ? a.keys_out : a.keys_alt;
-  const P* vsrc = plan.src == buf_in ? a.vals_in : plan.src == buf_out ? a.vals_out : a.vals_alt;
-  P* vdst = plan.dst == buf_out ? a.vals_out : a.vals_alt;
-
-  if (plan.mode == slot_copy) {
-    const tile_place w = a.geo.template at<T::tile>(blockIdx.x);
-    for (unsigned i = threadIdx.x; i < w.valid; i += T::threads) {
-      dst[w.first + i] = src[w.first + i];
-      if constexpr (pairs) vdst[w.first + i] = vsrc[w.first + i];
-    }
-    return;
-  }
-
-  __syncthreads();  // the tile id is in shared memory
-  const unsigned tile = *s.tile;
-  const tile_place w = a.geo.template at<T::tile>(tile);
   const unsigned valid = w.valid;
   const bool full = valid == unsigned(T::tile);
   const std::size_t first = w.first;  // global index of slot 0
@@ -287,6 +250,67 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
 #pragma unroll
     for (int u = 0; u < I; ++u)
       if (threadIdx.x + unsigned(u) * T::threads < valid) scatter(u);
+  }
+}
+
+template <class T, class K, class P, class Geo = portion_tiles>
+__global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kernel(const pass_args<K, P, Geo> a) {
+  using U = typename key_traits<K>::bits;
+  using shared = pass_shared<T, U, P>;
+  constexpr bool pairs = !is_no_value<P>;
+  extern __shared__ uint4 smem[];
+  const shared s = shared::carve(smem);
+
+  // Blocks past the tile count (a grid larger than the tiles there are)
+  // leave before taking a tile id.
+  const unsigned tiles = a.geo.template tiles<T::tile>();
+  if (blockIdx.x >= tiles) return;
+  const unsigned blocks = gridDim.x < tiles ? gridDim.x : tiles;
+
+  // the next launch's look-back table starts from zero
+  const std::size_t next_words = a.geo.template next_words<T::tile>(a.next_words);
+  for (std::size_t w = std::size_t(blockIdx.x) * T::threads + threadIdx.x; w < next_words;
+       w += std::size_t(blocks) * T::threads)
+    a.next_lookback[w] = 0;
+
+  // tile id, taken before the plan is read: the atomic's round trip overlaps
+  // the plan's load instead of following it (one L2 latency less per block
+  // on the critical path). A block that skips or copies wastes its id; the
+  // counter is this launch's alone.
+  if (threadIdx.x == 0) *s.tile = atomicAdd(a.counter, 1u);
+  const slot_plan plan = a.plan[a.slot];
+  if (plan.mode == slot_skip) return;
+  const U* src = plan.src == buf_in ? a.keys_in : plan.src == buf_out ? a.keys_out : a.keys_alt;
+  U* dst = plan.dst == buf_out ? a.keys_out : a.keys_alt;
+  const P* vsrc = plan.src == buf_in ? a.vals_in : plan.src == buf_out ? a.vals_out : a.vals_alt;
+  P* vdst = plan.dst == buf_out ? a.vals_out : a.vals_alt;
+
+  if (plan.mode == slot_copy) {
+    for (unsigned t = blockIdx.x; t < tiles; t += blocks) {
+      const tile_place w = a.geo.template at<T::tile>(t);
+      for (unsigned i = threadIdx.x; i < w.valid; i += T::threads) {
+        dst[w.first + i] = src[w.first + i];
+        if constexpr (pairs) vdst[w.first + i] = vsrc[w.first + i];
+      }
+    }
+    return;
+  }
+
+  __syncthreads();  // the tile id is in shared memory
+  // A persistent grid (Geo::persistent: the segmented geometry, whose host
+  // bound on tiles can be far above the tiles there are) takes tile ids
+  // until none is left: a block waits only on lower ids, each held by a
+  // running block, so the look-back still cannot deadlock.
+  for (unsigned tile = *s.tile; tile < tiles;) {
+    pass_tile<T>(a, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile));
+    if constexpr (!Geo::persistent) {
+      return;
+    } else {
+      __syncthreads();  // the next tile reuses shared memory
+      if (threadIdx.x == 0) *s.tile = atomicAdd(a.counter, 1u);
+      __syncthreads();
+      tile = *s.tile;
+    }
   }
 }
 

@@ -20,9 +20,9 @@
 //   gather     pairs: each output slot takes the value at the position the
 //              passes carried there (plan.cu, compiled once)
 // Keys move as the caller's bits (-0.0 stays -0.0), so the result is the
-// stable order, bit for bit CUB's. The grids are sized from host-known
-// bounds (n / tile + the bound on large segments); blocks past the
-// device-side tile count return at once.
+// stable order, bit for bit CUB's. The grids are the resident grid (or the
+// host-known bound on tiles, n / tile + the bound on large segments, when
+// smaller), and their blocks take tiles until none is left.
 #pragma once
 
 #include "segmented/lists.cuh"
@@ -44,6 +44,9 @@ namespace gpusort::detail::segmented {
 // large segments: tile t of the tile list is tile t - first_tile[q] of
 // segment q = tile_seg[t], and every segment is a chain of its own.
 struct segment_chains {
+  // a persistent grid: the host bound on tiles (n / tile + the bound on
+  // large segments) can be far above the tiles there are
+  static constexpr bool persistent = true;
   segment_list l;
   const unsigned long long* base;  // [segment][digit], this pass's
   template <int TILE> __device__ __forceinline__ unsigned tiles() const { return unsigned(l.first_tile[l.bound]); }
@@ -173,7 +176,8 @@ template <class K, class P> struct large_path {
       a.next_words = e + 1 < slots ? tile_bound * T::bins : 0;
       if (passes > 0) a.digit = digits.pass[pass];
       a.pad = radix::pad_bits(ord);
-      kernel<<<unsigned(tile_bound), T::threads, shared_bytes, stream>>>(a);
+      kernel<<<grid_for(tile_bound, 1, std::size_t(sm_count(ctx)) * T::min_blocks), T::threads, shared_bytes, stream>>>(
+          a);
       ctx.check_launch("segmented large pass");
     }
     if constexpr (pairs) {

@@ -124,12 +124,13 @@ __device__ __forceinline__ void block_sort_run(const K* keys, unsigned size, con
   block::block_merge_sort<THREADS, ITEMS>(rank_less<U>{}, k, v, int(size), s);
 }
 
-// Block class, keys of up to 4 bytes: block radix sort of (key bits,
-// position), one segment a block.
-template <int THREADS, int ITEMS, class K>
+// Block class, keys of up to 4 bytes: block radix sort of the key bits, one
+// segment a block; with values (P = u16), each key's position in the
+// segment rides along and fetches its value; keys alone carry nothing.
+template <int THREADS, int ITEMS, class K, class P>
 __global__ void __launch_bounds__(THREADS) block_radix_kernel(class_args<K> a, int cls) {
   using U = typename key_traits<K>::bits;
-  using C = radix::block_sort_config<THREADS, ITEMS, tuning::block_radix_bits, U, std::uint16_t>;
+  using C = radix::block_sort_config<THREADS, ITEMS, tuning::block_radix_bits, U, P>;
   static_assert(C::tile <= 65536, "positions fit 16 bits");
   __shared__ __align__(16) std::uint8_t smem[C::shared_bytes];
   const unsigned first = a.b.firsts[cls];
@@ -143,10 +144,10 @@ __global__ void __launch_bounds__(THREADS) block_radix_kernel(class_args<K> a, i
     a.off.span(a.b.list[first + g], s0, s1);
     const unsigned size = unsigned(s1 - s0);
     U key[ITEMS];
-    std::uint16_t at[ITEMS];
+    P at[ITEMS];
     block::for_striped<false, ITEMS>(int(size), [&](int i, unsigned slot, bool live) {
       key[i] = live ? kin[s0 + slot] : pad;
-      at[i] = std::uint16_t(slot);
+      if constexpr (!is_no_value<P>) at[i] = P(slot);
     });
     radix::sort_tile<C, K>(key, at, a.ord, passes, smem);  // ends with a barrier: smem is free again
 #pragma unroll
@@ -154,7 +155,7 @@ __global__ void __launch_bounds__(THREADS) block_radix_kernel(class_args<K> a, i
       const unsigned slot = C::ranker::slot(i);
       if (slot < size) {
         kout[s0 + slot] = key[i];
-        a.vals.move(s0 + slot, s0 + at[i]);
+        if constexpr (!is_no_value<P>) a.vals.move(s0 + slot, s0 + at[i]);
       }
     }
   }

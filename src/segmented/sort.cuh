@@ -59,13 +59,17 @@ template <int C, class K> void launch_blocks(const launch_args<K>& a, std::size_
     constexpr int T = radix ? tuning::block_radix_threads[C] : tuning::block_merge_threads[C];
     constexpr int ITEMS = radix ? tuning::block_radix_items[C] : tuning::block_merge_items[C];
     const std::size_t min_size = (std::size_t(256) << C) + 1;
-    auto kernel = [] {
-      if constexpr (radix) return block_radix_kernel<T, ITEMS, K>;
-      else return block_merge_kernel<T, ITEMS, K>;
-    }();
-    const unsigned grid = class_grid(*a.ctx_ptr, kernel, T, at_most(segments, n, min_size));
-    kernel<<<grid, T, 0, a.stream>>>(a.args, tuning::first_block + C);
-    a.ctx_ptr->check_launch("segmented block sort");
+    auto launch = [&](auto kernel) {
+      const unsigned grid = class_grid(*a.ctx_ptr, kernel, T, at_most(segments, n, min_size));
+      kernel<<<grid, T, 0, a.stream>>>(a.args, tuning::first_block + C);
+      a.ctx_ptr->check_launch("segmented block sort");
+    };
+    if constexpr (radix) {
+      if (a.args.vals.in) launch(block_radix_kernel<T, ITEMS, K, std::uint16_t>);
+      else launch(block_radix_kernel<T, ITEMS, K, no_value>);
+    } else {
+      launch(block_merge_kernel<T, ITEMS, K>);
+    }
     launch_blocks<C + 1>(a, segments, n);
   }
 }
