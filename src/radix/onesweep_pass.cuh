@@ -50,7 +50,8 @@ struct tile_place {
 
 // One portion of one array: tiles 0, 1, ... of [start, start + n), one chain.
 struct portion_tiles {
-  static constexpr bool persistent = false;  // one block a tile: the grid is the tile count
+  // one block a tile: the grid is the tile count
+  __device__ __forceinline__ static constexpr bool persistent() { return false; }
   std::size_t start;               // first key of the portion
   unsigned n;                      // keys in the portion (<= 2^28)
   const unsigned long long* base;  // [digit]: first output of the portion's keys of each digit
@@ -297,20 +298,17 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   }
 
   __syncthreads();  // the tile id is in shared memory
-  // A persistent grid (Geo::persistent: the segmented geometry, whose host
-  // bound on tiles can be far above the tiles there are) takes tile ids
+  // A persistent grid (geo.persistent(): the segmented geometry when its
+  // host bound on tiles is mostly tiles that are not there) takes tile ids
   // until none is left: a block waits only on lower ids, each held by a
   // running block, so the look-back still cannot deadlock.
   for (unsigned tile = *s.tile; tile < tiles;) {
     pass_tile<T>(a, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile));
-    if constexpr (!Geo::persistent) {
-      return;
-    } else {
-      __syncthreads();  // the next tile reuses shared memory
-      if (threadIdx.x == 0) *s.tile = atomicAdd(a.counter, 1u);
-      __syncthreads();
-      tile = *s.tile;
-    }
+    if (!a.geo.persistent()) return;
+    __syncthreads();  // the next tile reuses shared memory
+    if (threadIdx.x == 0) *s.tile = atomicAdd(a.counter, 1u);
+    __syncthreads();
+    tile = *s.tile;
   }
 }
 

@@ -20,9 +20,10 @@
 //   gather     pairs: each output slot takes the value at the position the
 //              passes carried there (plan.cu, compiled once)
 // Keys move as the caller's bits (-0.0 stays -0.0), so the result is the
-// stable order, bit for bit CUB's. The grids are the resident grid (or the
-// host-known bound on tiles, n / tile + the bound on large segments, when
-// smaller), and their blocks take tiles until none is left.
+// stable order, bit for bit CUB's. The pass grids are one block a tile of
+// the host-known bound (n / tile + the bound on large segments; blocks past
+// the device-side tile count leave at once), or, when most of that bound
+// cannot be there, the resident grid taking tiles until none is left.
 #pragma once
 
 #include "segmented/lists.cuh"
@@ -44,11 +45,16 @@ namespace gpusort::detail::segmented {
 // large segments: tile t of the tile list is tile t - first_tile[q] of
 // segment q = tile_seg[t], and every segment is a chain of its own.
 struct segment_chains {
-  // a persistent grid: the host bound on tiles (n / tile + the bound on
-  // large segments) can be far above the tiles there are
-  static constexpr bool persistent = true;
   segment_list l;
   const unsigned long long* base;  // [segment][digit], this pass's
+  // A persistent grid when the host bound on tiles (n / tile + the bound
+  // on large segments) is mostly tiles that are not there: with more
+  // segments than n / (block_max + 1), the average segment is not large.
+  // Otherwise one block a tile: a block that takes tile after tile waits
+  // at its barriers where a fresh block would already be loading (65536
+  // keys a segment: 51.6 Gkeys/s one block a tile, 47.6 persistent).
+  bool persist;
+  __device__ __forceinline__ bool persistent() const { return persist; }
   template <int TILE> __device__ __forceinline__ unsigned tiles() const { return unsigned(l.first_tile[l.bound]); }
   // every launch has the same tiles: the next table needs no more words
   template <int TILE> __device__ __forceinline__ std::size_t next_words(std::size_t told) const {
@@ -118,7 +124,10 @@ template <class K, class P> struct large_path {
   U* keys_alt = nullptr;
   std::uint32_t* position[3] = {nullptr, nullptr, nullptr};  // pairs: in, out, alt
 
-  large_path(temp_layout& t, std::size_t bound, std::size_t n, const key_order<K>& ord) {
+  bool persist = false;  // segment_chains::persist
+
+  large_path(temp_layout& t, std::size_t bound, std::size_t n, std::size_t segments, const key_order<K>& ord) {
+    persist = segments > n / (std::size_t(tuning::block_max) + 1);
     lists = take_list(t, bound, n, T::tile, T::tile);
     passes = radix::pass_count(ord, T::radix_bits);
     slots = passes > 0 ? passes : 1;
@@ -168,7 +177,7 @@ template <class K, class P> struct large_path {
       }
       a.plan = plan;
       a.slot = e;
-      a.geo = {l, base + std::size_t(pass) * l.bound * T::bins};
+      a.geo = {l, base + std::size_t(pass) * l.bound * T::bins, persist};
       a.next_base = nullptr;
       a.lookback = lookback[e % 2];
       a.counter = counters + e;
@@ -176,8 +185,8 @@ template <class K, class P> struct large_path {
       a.next_words = e + 1 < slots ? tile_bound * T::bins : 0;
       if (passes > 0) a.digit = digits.pass[pass];
       a.pad = radix::pad_bits(ord);
-      kernel<<<grid_for(tile_bound, 1, std::size_t(sm_count(ctx)) * T::min_blocks), T::threads, shared_bytes, stream>>>(
-          a);
+      kernel<<<persist ? grid_for(tile_bound, 1, std::size_t(sm_count(ctx)) * T::min_blocks) : unsigned(tile_bound),
+               T::threads, shared_bytes, stream>>>(a);
       ctx.check_launch("segmented large pass");
     }
     if constexpr (pairs) {

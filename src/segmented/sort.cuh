@@ -96,8 +96,8 @@ template <class K> void large_class(temp_layout& t, const call<K>& c, std::size_
   auto go = [&](auto path) {
     if (off) path.sort(*c.ctx, kin, c.keys_out, c.ord, *off, *b, *vals, c.stream);
   };
-  if (c.val_size) go(large_path<K, std::uint32_t>(t, bound, c.n, c.ord));
-  else go(large_path<K, no_value>(t, bound, c.n, c.ord));
+  if (c.val_size) go(large_path<K, std::uint32_t>(t, bound, c.n, c.segments, c.ord));
+  else go(large_path<K, no_value>(t, bound, c.n, c.segments, c.ord));
 }
 
 // The huge class, with 32-bit indices while n < 2^32.
