@@ -298,13 +298,14 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   }
 
   __syncthreads();  // the tile id is in shared memory
-  // A persistent grid (geo.persistent(): the segmented geometry when its
+  // A persistent grid (Geo::persistent(): the segmented geometry when its
   // host bound on tiles is mostly tiles that are not there) takes tile ids
   // until none is left: a block waits only on lower ids, each held by a
-  // running block, so the look-back still cannot deadlock.
+  // running block, so the look-back still cannot deadlock. A compile-time
+  // choice: the loop costs registers (spills at the caps of T).
   for (unsigned tile = *s.tile; tile < tiles;) {
     pass_tile<T>(a, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile));
-    if (!a.geo.persistent()) return;
+    if constexpr (!Geo::persistent()) return;
     __syncthreads();  // the next tile reuses shared memory
     if (threadIdx.x == 0) *s.tile = atomicAdd(a.counter, 1u);
     __syncthreads();

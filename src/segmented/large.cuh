@@ -44,17 +44,15 @@ namespace gpusort::detail::segmented {
 // The onesweep passes' tile geometry (radix/onesweep_pass.cuh) over the
 // large segments: tile t of the tile list is tile t - first_tile[q] of
 // segment q = tile_seg[t], and every segment is a chain of its own.
-struct segment_chains {
+// PERSISTENT: the pass grid is the resident grid, its blocks taking tiles
+// until none is left (for a host bound on tiles that is mostly tiles that
+// are not there); otherwise one block a tile. A compile-time choice: with
+// the tile loop compiled in, the pass kernel spilled 40 bytes at its
+// register cap, and 65536-key segments ran at 47.3 Gkeys/s instead of 51.6.
+template <bool PERSISTENT> struct segment_chains {
   segment_list l;
   const unsigned long long* base;  // [segment][digit], this pass's
-  // A persistent grid when the host bound on tiles (n / tile + the bound
-  // on large segments) is mostly tiles that are not there: with more
-  // segments than n / (block_max + 1), the average segment is not large.
-  // Otherwise one block a tile: a block that takes tile after tile waits
-  // at its barriers where a fresh block would already be loading (65536
-  // keys a segment: 51.6 Gkeys/s one block a tile, 47.6 persistent).
-  bool persist;
-  __device__ __forceinline__ bool persistent() const { return persist; }
+  __device__ __forceinline__ static constexpr bool persistent() { return PERSISTENT; }
   template <int TILE> __device__ __forceinline__ unsigned tiles() const { return unsigned(l.first_tile[l.bound]); }
   // every launch has the same tiles: the next table needs no more words
   template <int TILE> __device__ __forceinline__ std::size_t next_words(std::size_t told) const {
@@ -124,7 +122,7 @@ template <class K, class P> struct large_path {
   U* keys_alt = nullptr;
   std::uint32_t* position[3] = {nullptr, nullptr, nullptr};  // pairs: in, out, alt
 
-  bool persist = false;  // segment_chains::persist
+  bool persist = false;  // the passes run segment_chains<true>
 
   large_path(temp_layout& t, std::size_t bound, std::size_t n, std::size_t segments, const key_order<K>& ord) {
     persist = segments > n / (std::size_t(tuning::block_max) + 1);
@@ -160,13 +158,28 @@ template <class K, class P> struct large_path {
                 stream>>>(keys, l, digits, hist, pairs ? position[0] : nullptr);
     ctx.check_launch("segmented large histogram");
     scan_chains(ctx, l, hist, base, passes, plan, slots, stream);
-    // one launch a pass
-    auto kernel = radix_onesweep::onesweep_pass_kernel<T, K, P, segment_chains>;
+    // one launch a pass: the persistent grid when more segments than
+    // n / (block_max + 1) make the average segment not large, so that most
+    // of the host bound on tiles is not there
+    if (persist) run_passes<true>(ctx, kin, kout, ord, digits, stream);
+    else run_passes<false>(ctx, kin, kout, ord, digits, stream);
+    if constexpr (pairs) gather_chains(ctx, vals, l, T::tile, tile_bound, position[1], stream);
+  }
+
+  template <bool PERSISTENT>
+  void run_passes(const call_context& ctx, const K* kin, K* kout, const key_order<K>& ord,
+                  const radix_onesweep::pass_digits<K, T::max_passes>& digits, cudaStream_t stream) const {
+    using Geo = segment_chains<PERSISTENT>;
+    const segment_list& l = lists.list;
+    const U* keys = reinterpret_cast<const U*>(kin);
+    auto kernel = radix_onesweep::onesweep_pass_kernel<T, K, P, Geo>;
     constexpr std::size_t shared_bytes = radix_onesweep::pass_shared<T, U, P>::bytes;
     allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(segmented large pass)");
+    const unsigned grid =
+        PERSISTENT ? grid_for(tile_bound, 1, std::size_t(sm_count(ctx)) * T::min_blocks) : unsigned(tile_bound);
     for (int e = 0; e < slots; ++e) {
       const int pass = e < passes ? e : (passes > 0 ? passes - 1 : 0);
-      radix_onesweep::pass_args<K, P, segment_chains> a{};
+      radix_onesweep::pass_args<K, P, Geo> a{};
       a.keys_in = keys;
       a.keys_out = reinterpret_cast<U*>(kout);
       a.keys_alt = keys_alt;
@@ -177,7 +190,7 @@ template <class K, class P> struct large_path {
       }
       a.plan = plan;
       a.slot = e;
-      a.geo = {l, base + std::size_t(pass) * l.bound * T::bins, persist};
+      a.geo = {l, base + std::size_t(pass) * l.bound * T::bins};
       a.next_base = nullptr;
       a.lookback = lookback[e % 2];
       a.counter = counters + e;
@@ -185,12 +198,8 @@ template <class K, class P> struct large_path {
       a.next_words = e + 1 < slots ? tile_bound * T::bins : 0;
       if (passes > 0) a.digit = digits.pass[pass];
       a.pad = radix::pad_bits(ord);
-      kernel<<<persist ? grid_for(tile_bound, 1, std::size_t(sm_count(ctx)) * T::min_blocks) : unsigned(tile_bound),
-               T::threads, shared_bytes, stream>>>(a);
+      kernel<<<grid, T::threads, shared_bytes, stream>>>(a);
       ctx.check_launch("segmented large pass");
-    }
-    if constexpr (pairs) {
-      gather_chains(ctx, vals, l, T::tile, tile_bound, position[1], stream);
     }
   }
 };
