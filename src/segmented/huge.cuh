@@ -3,7 +3,7 @@
 // (large.cuh), spread over many blocks. The merge family's three-stage
 // merge sort (merge_sort.cuh), run on every huge segment at once:
 //
-//   plan     per large segment: its runs (of RUN keys) and tiles (of TILE
+//   plan     per huge segment: its runs (of RUN keys) and tiles (of TILE
 //            keys), scanned into a run list and a tile list (which segment
 //            each run and each tile belongs to) on the device
 //            (plan.cu, compiled once)
@@ -47,7 +47,7 @@ __device__ __forceinline__ int passes_of(const segment_list& l, unsigned q) {
   return p;
 }
 
-// The merge kernels' tile geometry for the large segments (merge_passes.cuh).
+// The merge kernels' tile geometry for the huge segments (merge_passes.cuh).
 struct segment_tiles {
   segment_list l;
   std::size_t tile;
@@ -64,7 +64,7 @@ struct segment_tiles {
   }
 };
 
-// runs: each run of each large segment, sorted by one block into buffer 0.
+// runs: each run of each huge segment, sorted by one block into buffer 0.
 template <int THREADS, int ITEMS, class K, class I>
 __global__ void __launch_bounds__(THREADS) run_kernel(const K* kin, key_order<K> ord, segment_list l,
                                                        typename key_traits<K>::bits* rank0, I* index0) {

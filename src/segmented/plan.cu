@@ -103,7 +103,8 @@ __global__ void __launch_bounds__(256) list_fill_kernel(segment_list l) {
   const unsigned lane = threadIdx.x & 31u;
   for (std::size_t q = std::size_t(blockIdx.x) * 8 + threadIdx.x / 32; q < l.bound; q += warps) {
     const unsigned long long r0 = l.first_run[q], r1 = l.first_run[q + 1];
-    for (unsigned long long r = r0 + lane; r < r1; r += 32) l.run_seg[r] = unsigned(q);
+    if (l.run_seg != l.tile_seg)  // else the tile list below is the run list too
+      for (unsigned long long r = r0 + lane; r < r1; r += 32) l.run_seg[r] = unsigned(q);
     const unsigned long long t0 = l.first_tile[q], t1 = l.first_tile[q + 1];
     for (unsigned long long t = t0 + lane; t < t1; t += 32) l.tile_seg[t] = unsigned(q);
   }
@@ -200,13 +201,15 @@ list_scratch take_list(temp_layout& t, std::size_t bound, std::size_t n, std::si
   s.list.bound = bound;
   s.list.begin = t.take<std::size_t>(bound);
   s.list.size = t.take<std::size_t>(bound);
-  s.list.first_run = t.take<unsigned long long>(bound + 1);
+  // runs of a tile (the large class) are the tiles: one list serves both
+  const bool runs_are_tiles = run == tile;
   s.list.first_tile = t.take<unsigned long long>(bound + 1);
-  s.list.run_seg = t.take<unsigned>(n / run + bound);
+  s.list.first_run = runs_are_tiles ? s.list.first_tile : t.take<unsigned long long>(bound + 1);
   s.list.tile_seg = t.take<unsigned>(n / tile + bound);
+  s.list.run_seg = runs_are_tiles ? s.list.tile_seg : t.take<unsigned>(n / run + bound);
   s.list.max_size = t.take<unsigned long long>(1);
-  s.run_counts = t.take<unsigned long long>(bound + 1);
   s.tile_counts = t.take<unsigned long long>(bound + 1);
+  s.run_counts = runs_are_tiles ? s.tile_counts : t.take<unsigned long long>(bound + 1);
   s.scan_bytes = scan_bytes(bound + 1);
   s.scan = t.take<std::uint8_t>(s.scan_bytes);
   return s;
@@ -221,8 +224,9 @@ void plan_list(const call_context& ctx, const offsets& off, const bins& b, int c
                                                                         l.tile_counts, run, tile);
   ctx.check_launch("segmented list sizes");
   std::size_t bytes = l.scan_bytes;
-  ctx.check(cub::DeviceScan::ExclusiveSum(l.scan, bytes, l.run_counts, l.list.first_run, bound + 1, stream),
-            "cub::DeviceScan::ExclusiveSum(segment runs)");
+  if (run != tile)
+    ctx.check(cub::DeviceScan::ExclusiveSum(l.scan, bytes, l.run_counts, l.list.first_run, bound + 1, stream),
+              "cub::DeviceScan::ExclusiveSum(segment runs)");
   bytes = l.scan_bytes;
   ctx.check(cub::DeviceScan::ExclusiveSum(l.scan, bytes, l.tile_counts, l.list.first_tile, bound + 1, stream),
             "cub::DeviceScan::ExclusiveSum(segment tiles)");

@@ -11,8 +11,9 @@
 //
 // Scratch (one temp block): the class list; a copy of the input for
 // in-place calls (the outputs read the input); when a segment can be large
-// (n > block_max), the large class's lists, counters and buffers; when one
-// can be huge (n > 2^28), the huge class's.
+// (n > block_max), the large class's lists, counters and buffers, and when
+// one can be huge (n > 2^28), the huge class's, both in one region (the two
+// run one after the other).
 #pragma once
 
 #include "segmented/call.hpp"
@@ -114,10 +115,13 @@ template <class K> void run(const call<K>& c) {
   const call_context& ctx = *c.ctx;
   temp_layout t(c.temp);
   const layout<K> lay(t, c);
-  const std::size_t large_at = t.bytes();
-  if (lay.large_bound) large_class(t, c, lay.large_bound, c.keys_in, nullptr, nullptr, nullptr);
-  const std::size_t huge_at = t.bytes();
-  if (lay.huge_bound) huge_class(t, c, lay.huge_bound, c.keys_in, nullptr, nullptr, nullptr);
+  // The large and the huge class run one after the other on the stream:
+  // their scratch is one region, as large as the larger of the two.
+  const std::size_t tail_at = t.bytes();
+  temp_layout large_t, huge_t;
+  if (lay.large_bound) large_class(large_t, c, lay.large_bound, c.keys_in, nullptr, nullptr, nullptr);
+  if (lay.huge_bound) huge_class(huge_t, c, lay.huge_bound, c.keys_in, nullptr, nullptr, nullptr);
+  t.take<std::uint8_t>(large_t.bytes() > huge_t.bytes() ? large_t.bytes() : huge_t.bytes());
   if (!c.temp) {
     *c.temp_bytes = t.bytes() ? t.bytes() : 1;
     return;
@@ -158,11 +162,11 @@ template <class K> void run(const call<K>& c) {
 
   // large, huge
   if (lay.large_bound) {
-    temp_layout lt(static_cast<std::uint8_t*>(c.temp) + large_at);
+    temp_layout lt(static_cast<std::uint8_t*>(c.temp) + tail_at);
     large_class(lt, c, lay.large_bound, kin, &off, &lay.b, &vals);
   }
   if (lay.huge_bound) {
-    temp_layout ht(static_cast<std::uint8_t*>(c.temp) + huge_at);
+    temp_layout ht(static_cast<std::uint8_t*>(c.temp) + tail_at);
     huge_class(ht, c, lay.huge_bound, kin, &off, &lay.b, &vals);
   }
 }
