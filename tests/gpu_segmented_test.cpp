@@ -24,6 +24,8 @@
 //                  shuffled order with inverted (end < begin) empties
 //   Distributions  uniform, few_unique, equal, sorted, reverse, float_special
 //   BitRanges      [0, w/2) and [3, w-1) (the oracle only)
+//   SmallSegments  the thread classes: sizes 1..17 mixed, equal sizes 3, 8,
+//                  12, 5; ties, and floats with both zeros in a segment
 // rotating over keys / pairs (u32 value = original index), both orders, the
 // one-array (offsets[0..num]) and begin/end forms, int32 and int64 offsets,
 // the two-phase and allocating calls, in place and not.
@@ -590,12 +592,38 @@ template <class K> void test_bit_ranges() {
       }
 }
 
+// The thread classes (2..16 keys, one lane a segment): sizes 1..17 in a
+// cycle (a warp's segments of one class are not end to end), and equal
+// sizes 3, 8, 12, 5 (they are); ties (few_unique, equal) and, for floats,
+// both zeros in one segment (float_special: about 40% of 16-key segments),
+// which sends a keys-only warp from its rank-only sort to the indexed one.
+template <class K> void test_small_segments() {
+  std::vector<std::size_t> cycle;
+  for (std::size_t i = 0; i < 12000; ++i) cycle.push_back(1 + (i * 7) % 17);
+  static const layout mixed = back_to_back("sizes 1..17", cycle);
+  // (6001 x 5: the last warp's range is 85 keys, not a whole number of
+  // 16-byte vectors)
+  static const layout equal[] = {equal_sizes(3, 20000, 5, 0), equal_sizes(8, 9000, 0, 7), equal_sizes(12, 7000, 0, 0),
+                                 equal_sizes(5, 6001, 0, 0)};
+  std::size_t k = 0;
+  for (h::dist d : {h::dist::uniform, h::dist::few_unique, h::dist::equal, h::dist::float_special})
+    for (auto dir : both_orders)
+      for (bool pairs : {false, true})
+        for (const layout* L : {&mixed, &equal[k % 4]}) {
+          seg_case c = rotated(k, *L, d, 700 + k);
+          c.dir = dir, c.pairs = pairs;
+          GPUSORT_SEG_CASE(run_width<K>(*L, c, rotated_wide(k)));
+          ++k;
+        }
+}
+
 template <class K> class GpuSegmented : public t::gpu_test {};
 TYPED_TEST_SUITE(GpuSegmented, t::key_types, t::key_name);
 TYPED_TEST(GpuSegmented, EqualSizes) { test_equal_sizes<TypeParam>(); }
 TYPED_TEST(GpuSegmented, Mixes) { test_mixes<TypeParam>(); }
 TYPED_TEST(GpuSegmented, Distributions) { test_distributions<TypeParam>(); }
 TYPED_TEST(GpuSegmented, BitRanges) { test_bit_ranges<TypeParam>(); }
+TYPED_TEST(GpuSegmented, SmallSegments) { test_small_segments<TypeParam>(); }
 
 // ---- API tests -------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 #include <gpusort/detail/core/launch.cuh>
 
 #include <gpusort/detail/block/scan.cuh>
+#include <gpusort/detail/block/warp.cuh>
 
 #include <cub/device/device_scan.cuh>
 
@@ -14,17 +15,57 @@ namespace {
 
 // ---- binning (bins.cuh) ----
 
+// Binning reads the offsets a chunk at a time: bin_threads x bin_items
+// segments a block, every load of a thread issued before any class is
+// taken (one segment a loop round left each warp waiting on its loads).
+constexpr int bin_items = 8;
+constexpr std::size_t bin_chunk = std::size_t(tuning::bin_threads) * bin_items;
+
+// The classes of this thread's segments of the chunk at c0 (-1: none).
+__device__ __forceinline__ void classify(const offsets& off, std::size_t segments, std::size_t c0,
+                                         int (&cls)[bin_items]) {
+  std::size_t first[bin_items], last[bin_items];
+  off.with_type([&](auto type) {
+    using T = decltype(type);
+#pragma unroll
+    for (int it = 0; it < bin_items; ++it) {
+      const std::size_t i = c0 + std::size_t(it) * tuning::bin_threads + threadIdx.x;
+      first[it] = last[it] = 0;
+      if (i < segments) off.span_as<T>(i, first[it], last[it]);
+    }
+  });
+#pragma unroll
+  for (int it = 0; it < bin_items; ++it) cls[it] = tuning::class_of(last[it] - first[it]);
+}
+
+// Lanes of the warp whose class (-1 .. classes - 1) is mine: the whole warp
+// when all lanes agree (segments of one size: one shuffle and one vote),
+// else a ballot per bit (block/warp.cuh). __match_any_sync, twice a
+// segment, held count and file at about 30 us each for 4M segments.
+__device__ __forceinline__ unsigned peers_of(int cls) {
+  static_assert(tuning::classes < 16, "class + 1 fits 4 bits");
+  if (__all_sync(0xFFFFFFFFu, cls == __shfl_sync(0xFFFFFFFFu, cls, 0))) return 0xFFFFFFFFu;
+  return block::match_digit<4>(unsigned(cls + 1));
+}
+
+// A warp's lanes of one class add to its counter once (all segments alike
+// is the common case: one shared counter a lane would serialise 32 ways).
 __global__ void __launch_bounds__(tuning::bin_threads)
 count_kernel(offsets off, std::size_t segments, bins b) {
   __shared__ unsigned local[tuning::classes];
   for (int c = threadIdx.x; c < tuning::classes; c += tuning::bin_threads) local[c] = 0;
   __syncthreads();
-  for (std::size_t i = std::size_t(blockIdx.x) * tuning::bin_threads + threadIdx.x; i < segments;
-       i += std::size_t(gridDim.x) * tuning::bin_threads) {
-    std::size_t first, last;
-    off.span(i, first, last);
-    const int c = tuning::class_of(last - first);
-    if (c >= 0) atomicAdd(&local[c], 1u);
+  const unsigned lane = threadIdx.x & 31u;
+  for (std::size_t c0 = std::size_t(blockIdx.x) * bin_chunk; c0 < segments; c0 += std::size_t(gridDim.x) * bin_chunk) {
+    int cls[bin_items];
+    classify(off, segments, c0, cls);
+#pragma unroll
+    for (int it = 0; it < bin_items; ++it) {
+      const std::size_t i = c0 + std::size_t(it) * tuning::bin_threads + threadIdx.x;
+      if (i < segments) b.of[i] = std::int8_t(cls[it]);
+      const unsigned peers = peers_of(cls[it]);
+      if (cls[it] >= 0 && int(lane) == __ffs(peers) - 1) atomicAdd(&local[cls[it]], unsigned(__popc(peers)));
+    }
   }
   __syncthreads();
   for (int c = threadIdx.x; c < tuning::classes; c += tuning::bin_threads)
@@ -48,25 +89,46 @@ __global__ void scan_kernel(bins b) {
   if (c == tuning::classes - 1) b.firsts[tuning::classes] = incl;
 }
 
+// A block files a chunk at a time: slots within the chunk from shared
+// counters (one atomic a class and warp), then one global atomic a class
+// and chunk. (One global cursor taken by every warp serialised the call:
+// 108 us for 4M 16-key segments.) A warp's 32 segments of one class get 32
+// consecutive slots from 32-aligned counters, so a class of equal segments
+// lists them in runs of 32 in segment order (the thread classes read such
+// a run as one range of keys).
 __global__ void __launch_bounds__(tuning::bin_threads)
-file_kernel(offsets off, std::size_t segments, bins b) {
-  const std::size_t stride = std::size_t(gridDim.x) * tuning::bin_threads;
-  // whole warps run every round, so the match and the shuffle see all lanes
-  const std::size_t rounds_end = (segments + 31) / 32 * 32;
+file_kernel(std::size_t segments, bins b) {
+  __shared__ unsigned local[tuning::classes];
+  __shared__ unsigned base[tuning::classes];
   const unsigned lane = threadIdx.x & 31u;
-  for (std::size_t i = std::size_t(blockIdx.x) * tuning::bin_threads + threadIdx.x; i < rounds_end; i += stride) {
-    int c = -1;
-    if (i < segments) {
-      std::size_t first, last;
-      off.span(i, first, last);
-      c = tuning::class_of(last - first);
+  for (std::size_t c0 = std::size_t(blockIdx.x) * bin_chunk; c0 < segments; c0 += std::size_t(gridDim.x) * bin_chunk) {
+    for (int c = threadIdx.x; c < tuning::classes; c += tuning::bin_threads) local[c] = 0;
+    __syncthreads();
+    int cls[bin_items];
+    unsigned slot[bin_items];
+#pragma unroll
+    for (int it = 0; it < bin_items; ++it) {
+      const std::size_t i = c0 + std::size_t(it) * tuning::bin_threads + threadIdx.x;
+      cls[it] = i < segments ? int(b.of[i]) : -1;
     }
-    const unsigned peers = __match_any_sync(0xFFFFFFFFu, c);
-    const int leader = __ffs(peers) - 1;
-    unsigned at = 0;
-    if (c >= 0 && int(lane) == leader) at = atomicAdd(&b.cursors[c], unsigned(__popc(peers)));
-    at = __shfl_sync(0xFFFFFFFFu, at, leader);
-    if (c >= 0) b.list[at + unsigned(__popc(peers & ((1u << lane) - 1u)))] = unsigned(i);
+#pragma unroll
+    for (int it = 0; it < bin_items; ++it) {
+      const int c = cls[it];
+      const unsigned peers = peers_of(c);
+      const int leader = __ffs(peers) - 1;
+      unsigned at = 0;
+      if (c >= 0 && int(lane) == leader) at = atomicAdd(&local[c], unsigned(__popc(peers)));
+      at = __shfl_sync(0xFFFFFFFFu, at, leader);
+      slot[it] = at + unsigned(__popc(peers & ((1u << lane) - 1u)));
+    }
+    __syncthreads();
+    for (int c = threadIdx.x; c < tuning::classes; c += tuning::bin_threads)
+      base[c] = local[c] ? atomicAdd(&b.cursors[c], local[c]) : 0u;
+    __syncthreads();
+#pragma unroll
+    for (int it = 0; it < bin_items; ++it)
+      if (cls[it] >= 0) b.list[base[cls[it]] + slot[it]] = unsigned(c0 + std::size_t(it) * tuning::bin_threads + threadIdx.x);
+    __syncthreads();  // the next chunk resets the counters
   }
 }
 
@@ -114,23 +176,37 @@ __global__ void __launch_bounds__(256) list_fill_kernel(segment_list l) {
 
 constexpr int max_chain_passes = 8;  // 8-bit digits of 64-bit keys
 
-// One block of 256 threads (one a digit) per listed segment.
+// One warp per listed segment, 8 digits a lane (grid-stride over the
+// list's host bound: past the device-side count the sizes are 0, and a
+// warp moves on after one load; one block a segment cost 13 us of empty
+// blocks at 2^26 keys).
 __global__ void __launch_bounds__(256)
 chain_scan_kernel(segment_list l, const unsigned* hist, unsigned long long* base, int passes,
                   radix_onesweep::slot_plan* plan, int slots) {
-  __shared__ unsigned long long warp_sums[256 / 32];
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     const int sorts[max_chain_passes] = {};  // no pass is skipped
     radix_onesweep::make_plan(sorts, passes, slots, false, plan);
   }
-  const std::size_t q = blockIdx.x;
-  if (q >= l.bound || l.size[q] == 0) return;  // past the device-side count: no tiles
-  const unsigned d = threadIdx.x;
-  for (int p = 0; p < passes; ++p) {
-    const std::size_t at = (std::size_t(p) * l.bound + q) * 256 + d;
-    const unsigned long long before = block::block_exclusive_sum<256>((unsigned long long)hist[at], warp_sums);
-    base[at] = l.begin[q] + before;
-    __syncthreads();  // warp_sums is reused by the next pass
+  const unsigned lane = threadIdx.x & 31u;
+  for (std::size_t q = std::size_t(blockIdx.x) * 8 + threadIdx.x / 32; q < l.bound; q += std::size_t(gridDim.x) * 8) {
+    if (l.size[q] == 0) continue;
+    const unsigned long long first = l.begin[q];
+    for (int p = 0; p < passes; ++p) {
+      const std::size_t at = (std::size_t(p) * l.bound + q) * 256 + lane * 8;
+      unsigned d[8];
+      unsigned sum = 0;
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        d[i] = hist[at + i];
+        sum += d[i];
+      }
+      unsigned long long run = first + (block::warp_inclusive_sum(sum) - sum);
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        base[at + i] = run;
+        run += d[i];
+      }
+    }
   }
 }
 
@@ -150,17 +226,19 @@ __global__ void __launch_bounds__(256) chain_gather_kernel(value_mover vals, seg
 }
 
 // The listed segments' histogram rows, the tile counters and the first
-// look-back table's listed tiles, zeroed.
+// look-back table's listed tiles, zeroed. One warp a listed segment, as in
+// chain_scan_kernel.
 __global__ void __launch_bounds__(256) clear_chains_kernel(segment_list l, unsigned* hist, int passes,
                                                            unsigned* counters, int slots, unsigned* lookback) {
   const std::size_t stride = std::size_t(gridDim.x) * 256, at = std::size_t(blockIdx.x) * 256 + threadIdx.x;
   const std::size_t words = std::size_t(l.first_tile[l.bound]) * 256;
   for (std::size_t w = at; w < words; w += stride) lookback[w] = 0;
-  // one listed segment a block and round; past the device-side count the
-  // sizes are 0 and the block moves on after one load
-  for (std::size_t q = blockIdx.x; q < l.bound; q += gridDim.x) {
+  const unsigned lane = threadIdx.x & 31u;
+  for (std::size_t q = std::size_t(blockIdx.x) * 8 + threadIdx.x / 32; q < l.bound; q += std::size_t(gridDim.x) * 8) {
     if (l.size[q] == 0) continue;
-    for (int p = 0; p < passes; ++p) hist[(std::size_t(p) * l.bound + q) * 256 + threadIdx.x] = 0;
+    for (int p = 0; p < passes; ++p)
+#pragma unroll
+      for (int i = 0; i < 8; ++i) hist[(std::size_t(p) * l.bound + q) * 256 + i * 32 + lane] = 0;
   }
   if (at < std::size_t(slots)) counters[at] = 0;
 }
@@ -180,6 +258,7 @@ bins take_bins(temp_layout& t, std::size_t segments) {
   b.cursors = b.counts + tuning::classes;
   b.firsts = t.take<unsigned>(tuning::classes + 1);
   b.list = t.take<unsigned>(segments);
+  b.of = t.take<std::int8_t>(segments);
   return b;
 }
 
@@ -187,12 +266,12 @@ void bin_segments(const call_context& ctx, const offsets& off, std::size_t segme
                   cudaStream_t stream) {
   ctx.check(cudaMemsetAsync(b.counts, 0, tuning::classes * sizeof(unsigned), stream),
             "cudaMemsetAsync(segment class counts)");
-  const unsigned grid = grid_for(segments, tuning::bin_threads, 4096);
+  const unsigned grid = grid_for(segments, bin_chunk, 4096);
   count_kernel<<<grid, tuning::bin_threads, 0, stream>>>(off, segments, b);
   ctx.check_launch("segmented count");
   scan_kernel<<<1, 32, 0, stream>>>(b);
   ctx.check_launch("segmented class scan");
-  file_kernel<<<grid, tuning::bin_threads, 0, stream>>>(off, segments, b);
+  file_kernel<<<grid, tuning::bin_threads, 0, stream>>>(segments, b);
   ctx.check_launch("segmented file");
 }
 
@@ -236,7 +315,7 @@ void plan_list(const call_context& ctx, const offsets& off, const bins& b, int c
 
 void clear_chains(const call_context& ctx, const segment_list& l, unsigned* hist, int passes, unsigned* counters,
                   int slots, unsigned* lookback, cudaStream_t stream) {
-  clear_chains_kernel<<<grid_for(l.bound + 1, 1, std::size_t(sm_count(ctx)) * 8), 256, 0,
+  clear_chains_kernel<<<grid_for(l.bound + 1, 8, std::size_t(sm_count(ctx)) * 8), 256, 0,
                         stream>>>(l, hist, passes, counters, slots, lookback);
   ctx.check_launch("segmented large clear");
 }
@@ -251,7 +330,8 @@ void gather_chains(const call_context& ctx, const value_mover& vals, const segme
 void scan_chains(const call_context& ctx, const segment_list& l, const unsigned* hist, unsigned long long* base,
                  int passes, radix_onesweep::slot_plan* plan, int slots, cudaStream_t stream) {
   if (passes > max_chain_passes) ctx.fail(errc::invalid_argument, "segmented large class: more than 8 digit passes");
-  chain_scan_kernel<<<unsigned(l.bound), 256, 0, stream>>>(l, hist, base, passes, plan, slots);
+  chain_scan_kernel<<<grid_for(l.bound, 8, std::size_t(sm_count(ctx)) * 8), 256, 0, stream>>>(l, hist, base, passes,
+                                                                                              plan, slots);
   ctx.check_launch("segmented large bases");
 }
 

@@ -4,6 +4,8 @@
 // the work is read on the device.
 //
 //   copy    size 1: the key and value move
+//   thread  one lane sorts a segment of up to 16 keys in registers, the
+//           warp's segments staged in shared memory (coalesced moves)
 //   group   G lanes sort a segment of up to G x ITEMS keys in registers
 //           (block/group_bitonic.cuh); a warp holds 32 / G segments
 //   block   one block sorts a segment of up to THREADS x ITEMS keys in
@@ -23,9 +25,12 @@
 #include <gpusort/detail/block/group_bitonic.cuh>
 #include <gpusort/detail/block/merge_sort.cuh>
 #include <gpusort/detail/block/striped.cuh>
+#include <gpusort/detail/block/thread_sort.cuh>
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 namespace gpusort::detail::segmented {
 
@@ -39,8 +44,8 @@ template <class K> struct class_args {
   key_order<K> ord;
 };
 
-template <class K>
-__global__ void __launch_bounds__(tuning::group_threads) copy_kernel(class_args<K> a) {
+// Copy class: one key (and value) a segment.
+template <class K> __device__ __forceinline__ void copy_class(const class_args<K>& a) {
   const unsigned first = a.b.firsts[tuning::copy_class];
   const unsigned count = a.b.firsts[tuning::copy_class + 1] - first;
   for (std::size_t g = std::size_t(blockIdx.x) * tuning::group_threads + threadIdx.x; g < count;
@@ -52,9 +57,226 @@ __global__ void __launch_bounds__(tuning::group_threads) copy_kernel(class_args<
   }
 }
 
+template <class K> using packed_type = typename packed_element<typename key_traits<K>::bits>::type;
+
+// Thread class CLS: one lane sorts one segment of up to CAP keys in
+// registers by Batcher's network (block/thread_sort.cuh). The warp's 32
+// segments pass through shared memory, so global loads and stores stay
+// coalesced. Keys sit at linear places x of the warp's area, stored at
+// x + x / 32: a warp's 32 consecutive places meet 32 banks, and so do the
+// lanes' walks of their own CAP keys (lane l at l x CAP + i + l x CAP / 32,
+// distinct mod 32 for CAP <= 32). A pad word every CAP instead cost every
+// warp-wide move a 2-way conflict.
+//   load     when the 32 segments lie end to end (one offsets array, the
+//            class list in segment order: the common case), the warp
+//            copies their whole range, 32 keys a round; otherwise round r
+//            moves segment j's keys into places j x CAP.. (CAP lanes a
+//            segment, 32 / CAP segments a round)
+//   sort     each lane its own segment, written back in place. BARE
+//            (keys alone, every bit in the order): the ranks themselves,
+//            by min and max, and the keys rebuilt from them (a float zero
+//            from the kind the segment holds; a segment holding both
+//            zeros sends its warp the other way). Otherwise (rank, index)
+//            elements, the keys gathered by index, and with values each
+//            one's source place.
+//   store    the load's moves in reverse
+// The next 32 segments' offsets are read before the sort, so their
+// latency hides behind it.
+// One thread class; sk and src: the warp's area (33 x CAP keys) and its
+// source places (32 x CAP).
+template <int CAP, class K, bool BARE>
+__device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, typename key_traits<K>::bits* sk,
+                                             std::uint16_t* src) {
+  using traits = key_traits<K>;
+  using U = typename traits::bits;
+  using pe = packed_element<U>;
+  using E = typename pe::type;
+  constexpr int warps = tuning::group_threads / 32;
+  constexpr int per_round = 32 / CAP;
+  const unsigned first = a.b.firsts[cls];
+  const unsigned count = a.b.firsts[cls + 1] - first;
+  const unsigned lane = threadIdx.x % 32;
+  const auto place = [](unsigned x) { return x + x / 32; };
+  const U* kin = reinterpret_cast<const U*>(a.kin);
+  U* kout = reinterpret_cast<U*>(a.kout);
+  const bool pairs = a.vals.in != nullptr;
+  // V keys a 16-byte vector: the rank-only sort's end-to-end moves go by
+  // vectors when both ranges are 16-byte aligned (a quarter of the u32
+  // loads and stores)
+  constexpr int V = 16 / int(sizeof(U));
+  // (not for 8-byte keys: seg16 u64 139 -> 114 Gkeys/s with them; nor for
+  // the indexed sort, which has no registers to spare)
+  constexpr bool vectors = BARE && V <= CAP && sizeof(U) <= 4;
+  // list entries (32-bit, as the class list is)
+  const unsigned warps_all = gridDim.x * warps;
+  unsigned w = blockIdx.x * warps + threadIdx.x / 32;
+  std::size_t s0 = 0, s1 = 0;
+  if (std::size_t(w) * 32 + lane < count) a.off.span(a.b.list[first + w * 32 + lane], s0, s1);
+  for (; std::size_t(w) * 32 < count; w += warps_all) {
+    const std::size_t g = std::size_t(w) * 32 + lane;
+    const unsigned size = unsigned(s1 - s0);
+    // end to end: every live lane starts where the one before it ends
+    const std::size_t before_end = __shfl_up_sync(0xFFFFFFFFu, s1, 1);
+    const bool joined = __all_sync(0xFFFFFFFFu, g >= count || lane == 0 || s0 == before_end);
+    const unsigned last = count - std::size_t(w) * 32 < 32 ? unsigned(count - std::size_t(w) * 32 - 1) : 31u;
+    const std::size_t base = __shfl_sync(0xFFFFFFFFu, s0, 0);
+    const unsigned total = unsigned(__shfl_sync(0xFFFFFFFFu, s1, int(last)) - base);
+    const unsigned off = !joined ? lane * CAP : size ? unsigned(s0 - base) : 0u;  // lanes past the list: size 0
+    const bool by_vector = vectors && joined &&
+                           ((reinterpret_cast<std::uintptr_t>(kin + base) | reinterpret_cast<std::uintptr_t>(kout + base)) & 15) == 0;
+
+    // f(place, global index) for each key of the 32 segments, key by key:
+    // end to end, 32 consecutive keys a round; otherwise CAP lanes a segment
+    const auto key_moves = [&](auto&& f) {
+      if (joined) {
+#pragma unroll
+        for (int r = 0; r < CAP; ++r) {
+          const unsigned x = unsigned(r) * 32 + lane;
+          if (x < total) f(x, base + x);
+        }
+      } else {
+#pragma unroll
+        for (int r = 0; r < CAP; ++r) {
+          const unsigned j = unsigned(r) * per_round + lane / CAP, k = lane % CAP;
+          const std::size_t at = __shfl_sync(0xFFFFFFFFu, s0, int(j));
+          const unsigned n = __shfl_sync(0xFFFFFFFFu, size, int(j));
+          if (k < n) f(j * CAP + k, at + k);
+        }
+      }
+    };
+
+    // load
+    if (by_vector) {
+#pragma unroll
+      for (int r = 0; r < CAP / V; ++r) {
+        const unsigned x = (unsigned(r) * 32 + lane) * V;
+        if (x + V <= total) {
+          const uint4 v = *reinterpret_cast<const uint4*>(kin + base + x);
+          const U* k = reinterpret_cast<const U*>(&v);
+#pragma unroll
+          for (int j = 0; j < V; ++j) sk[place(x + j)] = k[j];
+        } else {
+          for (unsigned j = x; j < total; ++j) sk[place(j)] = kin[base + j];
+        }
+      }
+    } else {
+      key_moves([&](unsigned x, std::size_t at) { sk[place(x)] = kin[at]; });
+    }
+    __syncwarp();
+
+    // the next segments' offsets, in flight during the sort
+    const std::size_t g_next = g + std::size_t(warps_all) * 32;
+    std::size_t n0 = 0, n1 = 0;
+    if (g_next < count) a.off.span(a.b.list[first + g_next], n0, n1);
+
+    // sort
+    const auto by_index = [&] {
+      E x[CAP];
+#pragma unroll
+      for (int i = 0; i < CAP; ++i)
+        x[i] = unsigned(i) < size ? pe::make(U(a.ord.rank(traits::twiddle(sk[place(off + i)]))), unsigned(i))
+                                  : pe::pad();
+      block::thread_network_sort(x, typename pe::less{});
+      U y[CAP];  // the sorted bits, read before any is written back
+#pragma unroll
+      for (int i = 0; i < CAP; ++i)
+        if (unsigned(i) < size) {
+          const unsigned from = off + pe::index(x[i]);
+          y[i] = sk[place(from)];
+          if (pairs) src[off + i] = std::uint16_t(from);
+        }
+#pragma unroll
+      for (int i = 0; i < CAP; ++i)
+        if (unsigned(i) < size) sk[place(off + i)] = y[i];
+    };
+    if constexpr (BARE) {
+      // full order: rank = fold(twiddled) ^ flip, one to one but for the zeros
+      using R = std::conditional_t<(sizeof(U) < 4), std::uint32_t, U>;
+      using order = key_order<K>;
+      R r[CAP];
+      bool minus = false, plus = false;
+#pragma unroll
+      for (int i = 0; i < CAP; ++i) {
+        const bool live = unsigned(i) < size;
+        const U t = live ? traits::twiddle(sk[place(off + i)]) : U(0);
+        if constexpr (traits::is_float) {
+          minus |= live && t == order::minus_zero;
+          plus |= live && t == order::plus_zero;
+        }
+        r[i] = live ? R(a.ord.rank(t)) : R(~R(0));
+      }
+      if (!traits::is_float || !__any_sync(0xFFFFFFFFu, minus && plus)) {
+        block::thread_network_sort(r, block::unsigned_less{});
+        const U zero_rank = U(order::plus_zero ^ a.ord.flip);
+        const U zero = minus ? order::minus_zero : order::plus_zero;
+#pragma unroll
+        for (int i = 0; i < CAP; ++i)
+          if (unsigned(i) < size) {
+            U t = U(U(r[i]) ^ a.ord.flip);
+            if constexpr (traits::is_float) t = U(r[i]) == zero_rank ? zero : t;
+            sk[place(off + i)] = traits::untwiddle(t);
+          }
+      } else if constexpr (traits::is_float) {
+        by_index();
+      }
+    } else {
+      by_index();
+    }
+    __syncwarp();
+
+    // store
+    if (by_vector) {
+#pragma unroll
+      for (int r = 0; r < CAP / V; ++r) {
+        const unsigned x = (unsigned(r) * 32 + lane) * V;
+        if (x + V <= total) {
+          uint4 v;
+          U* k = reinterpret_cast<U*>(&v);
+#pragma unroll
+          for (int j = 0; j < V; ++j) k[j] = sk[place(x + j)];
+          *reinterpret_cast<uint4*>(kout + base + x) = v;
+        } else {
+          for (unsigned j = x; j < total; ++j) kout[base + j] = sk[place(j)];
+        }
+        if (pairs)
+          for (unsigned j = x; j < x + V && j < total; ++j) a.vals.move(base + j, base + src[j]);
+      }
+    } else {
+      // the value of place x came from place src[x] of the same segment
+      key_moves([&](unsigned x, std::size_t at) {
+        kout[at] = sk[place(x)];
+        if (pairs) a.vals.move(at, at - x + src[x]);
+      });
+    }
+    __syncwarp();  // the next segments reuse the area
+    s0 = n0;
+    s1 = n1;
+  }
+}
+
+// The copy and thread classes in one launch: every block runs each
+// class's grid-stride loop in turn (no class waits on another's segments).
+// Launched one a class, the four or five that find no work cost about 3 us
+// each.
+template <class K, bool BARE>
+__global__ void __launch_bounds__(tuning::group_threads,
+                                  tuning::thread_blocks<(BARE ? sizeof(K) : sizeof(packed_type<K>)) * tuning::thread_max,
+                                                        BARE && !key_traits<K>::is_float>)
+    thread_kernel(class_args<K> a) {
+  using U = typename key_traits<K>::bits;
+  constexpr int warps = tuning::group_threads / 32;
+  __shared__ U keys[warps][33 * tuning::thread_max];
+  __shared__ std::uint16_t source[warps][32 * tuning::thread_max];
+  copy_class(a);
+  U* sk = keys[threadIdx.x / 32];
+  std::uint16_t* src = source[threadIdx.x / 32];
+  [&]<int... C>(std::integer_sequence<int, C...>) {
+    (thread_class<(2 << C), K, BARE>(a, tuning::first_thread + C, sk, src), ...);
+  }(std::make_integer_sequence<int, tuning::thread_classes>{});
+}
+
 // Group class CLS: G lanes x ITEMS elements a segment.
-template <int G, int ITEMS, class K>
-__global__ void __launch_bounds__(tuning::group_threads) group_kernel(class_args<K> a, int cls) {
+template <int G, int ITEMS, class K> __device__ __forceinline__ void group_class(const class_args<K>& a, int cls) {
   using U = typename key_traits<K>::bits;
   using pe = packed_element<U>;
   using E = typename pe::type;
@@ -87,6 +309,16 @@ __global__ void __launch_bounds__(tuning::group_threads) group_kernel(class_args
       }
     }
   }
+}
+
+// Group classes C0 .. C1 - 1 in one launch, as thread_kernel does.
+template <int C0, int C1, class K>
+__global__ void __launch_bounds__(tuning::group_threads,
+                                  tuning::group_blocks<sizeof(packed_type<K>) * tuning::group_items[C1 - 1]>)
+    group_kernel(class_args<K> a) {
+  [&]<int... C>(std::integer_sequence<int, C...>) {
+    (group_class<tuning::group_lanes[C0 + C], tuning::group_items[C0 + C], K>(a, tuning::first_group + C0 + C), ...);
+  }(std::make_integer_sequence<int, C1 - C0>{});
 }
 
 template <class U> struct rank_less {

@@ -2,7 +2,8 @@
 // one call, with no host synchronisation (the call can be captured in a
 // CUDA graph). The phases and their files:
 //   bin     every segment to its size class, on the device (bins.cuh)
-//   small   one kernel per class up to tuning::block_max keys (small.cuh)
+//   small   one kernel per class up to tuning::block_max keys (small.cuh):
+//           copy, thread, group and block classes
 //   large   onesweep passes over the segments' tiles, up to 2^28 keys a
 //           segment (large.cuh)
 //   huge    runs, merge-path passes and a gather beyond (huge.cuh)
@@ -39,18 +40,30 @@ template <class K> struct launch_args {
   const call_context* ctx_ptr;
 };
 
-template <int C, class K> void launch_groups(const launch_args<K>& a, std::size_t segments, std::size_t n) {
-  if constexpr (C < tuning::group_classes) {
-    constexpr int G = tuning::group_lanes[C], ITEMS = tuning::group_items[C];
-    constexpr int per_block = tuning::group_threads / G;
-    const std::size_t min_size = (std::size_t(1) << C) + 1;  // capacity 2^(C+1)
-    auto kernel = group_kernel<G, ITEMS, K>;
+// The copy and thread classes: one launch, its grid sized for the most
+// segments any of them can hold (the copy class's: every segment).
+template <class K> void launch_threads(const launch_args<K>& a, std::size_t segments) {
+  auto launch = [&](auto kernel) {
     const unsigned grid = class_grid(*a.ctx_ptr, kernel, tuning::group_threads,
-                                     (at_most(segments, n, min_size) + per_block - 1) / per_block);
-    kernel<<<grid, tuning::group_threads, 0, a.stream>>>(a.args, tuning::first_group + C);
-    a.ctx_ptr->check_launch("segmented group sort");
-    launch_groups<C + 1>(a, segments, n);
-  }
+                                     (segments + tuning::group_threads - 1) / tuning::group_threads);
+    kernel<<<grid, tuning::group_threads, 0, a.stream>>>(a.args);
+    a.ctx_ptr->check_launch("segmented thread sort");
+  };
+  // keys alone in an order of every bit: the ranks are the keys
+  if (!a.args.vals.in && a.args.ord.full_range()) launch(thread_kernel<K, true>);
+  else launch(thread_kernel<K, false>);
+}
+
+// The group classes: the three of four items a lane in one launch, the one
+// of eight in another (it runs at half their occupancy).
+template <int C0, int C1, class K> void launch_groups(const launch_args<K>& a, std::size_t segments, std::size_t n) {
+  constexpr int per_block = tuning::group_threads / tuning::group_lanes[C0];
+  const std::size_t min_size = (std::size_t(tuning::thread_max) << C0) + 1;  // capacity 2^(C0+5)
+  auto kernel = group_kernel<C0, C1, K>;
+  const unsigned grid = class_grid(*a.ctx_ptr, kernel, tuning::group_threads,
+                                   (at_most(segments, n, min_size) + per_block - 1) / per_block);
+  kernel<<<grid, tuning::group_threads, 0, a.stream>>>(a.args);
+  a.ctx_ptr->check_launch("segmented group sort");
 }
 
 template <int C, class K> void launch_blocks(const launch_args<K>& a, std::size_t segments, std::size_t n) {
@@ -151,13 +164,9 @@ template <class K> void run(const call<K>& c) {
 
   // small
   const launch_args<K> a{{kin, c.keys_out, vals, off, lay.b, c.ord}, c.stream, &ctx};
-  {
-    auto copy = copy_kernel<K>;
-    copy<<<class_grid(ctx, copy, tuning::group_threads, (c.segments + 255) / 256), tuning::group_threads, 0,
-           c.stream>>>(a.args);
-    ctx.check_launch("segmented copy");
-  }
-  launch_groups<0>(a, c.segments, c.n);
+  launch_threads(a, c.segments);
+  launch_groups<0, 3>(a, c.segments, c.n);
+  launch_groups<3, 4>(a, c.segments, c.n);
   launch_blocks<0>(a, c.segments, c.n);
 
   // large, huge

@@ -4,9 +4,13 @@
 //
 //   class  sizes          sorter (every one stable)
 //   copy   1              one key (and value) moved
-//   group  2 .. 256       G lanes x ITEMS elements (a power of two >= the
-//                         size; 1 to 32 lanes, 4 elements a lane, 2 for
-//                         size 2 and 8 for sizes above 128): bitonic network
+//   thread 2 .. 16        one lane a segment (capacity a power of two >=
+//                         the size): Batcher's odd-even merge network in
+//                         registers (block/thread_sort.cuh) of (rank,
+//                         index) elements; the warp's 32 segments staged
+//                         in shared memory so loads and stores coalesce
+//   group  17 .. 256      G lanes x ITEMS elements (8 to 32 lanes, 4
+//                         elements a lane, 8 above 128): bitonic network
 //                         in registers (block/group_bitonic.cuh) of (rank,
 //                         index) elements, keys and values gathered
 //   block  257 .. 4096    one block. Keys of up to 4 bytes: the radix
@@ -26,19 +30,37 @@
 
 #include <gpusort/detail/merge/merge_sort.cuh>
 
+#include <bit>
 #include <cstddef>
 
 namespace gpusort::detail::segmented {
 
 struct tuning {
-  // group classes: (lanes, items a lane) for capacities 2^1 .. 2^8. Four
-  // items a lane where the capacity allows: a warp then holds 32, 16, 8 ...
-  // segments, so each round trip to memory serves four times the keys of
-  // one item a lane (which measured latency-bound: 56 Gkeys/s at 16 keys).
-  static constexpr int group_classes = 8;
-  static constexpr int group_lanes[group_classes] = {1, 1, 2, 4, 8, 16, 32, 32};
-  static constexpr int group_items[group_classes] = {2, 4, 4, 4, 4, 4, 4, 8};
-  static constexpr int group_threads = 256;  // a block of group kernels: 8 warps
+  // thread classes, capacities 2^1 .. 2^4: one lane a segment, Batcher's
+  // network in registers (thread_kernel). The bitonic group of 4 lanes x 4
+  // items it replaced at 16 keys issued 630 instructions for a warp's 128
+  // keys (two-word shuffles of 64-bit elements): 88 Gkeys/s, compute-bound.
+  static constexpr int thread_classes = 4;
+  static constexpr int thread_max = 16;
+  // group classes, capacities 2^5 .. 2^8: (lanes, items a lane). Four items
+  // a lane where the capacity allows: a warp then holds 4, 2 or 1 segments,
+  // so each round trip to memory serves four times the keys of one item a
+  // lane (which measured latency-bound).
+  static constexpr int group_classes = 4;
+  static constexpr int group_lanes[group_classes] = {8, 16, 32, 32};
+  static constexpr int group_items[group_classes] = {4, 4, 4, 8};
+  static constexpr int group_threads = 256;  // a block of thread or group kernels: 8 warps
+  // Blocks an SM the thread and group kernels are compiled for, from the
+  // bytes of (rank, index) elements a lane holds. Without the hint ptxas
+  // kept them at 32 to 40 registers and spilled (up to 330 bytes of spill
+  // loads a thread). The thread kernel holds its elements and then the
+  // sorted keys: 4 blocks (64 registers) below 64 bytes, 3 (80) up to 128
+  // (16 u32 keys), 2 beyond; LEAN (integer keys sorted as their ranks, no
+  // index, no gather) 4 blocks up to 64 bytes. The group kernel also holds
+  // a shuffled partner's copy: 4 blocks up to 32 bytes, 2 beyond.
+  template <int BYTES, bool LEAN>
+  static constexpr int thread_blocks = BYTES < 64 || (LEAN && BYTES == 64) ? 4 : BYTES <= 128 ? 3 : 2;
+  template <int BYTES> static constexpr int group_blocks = BYTES <= 32 ? 4 : 2;
   static constexpr int group_max = 256;
 
   // block classes: (threads, items a thread) for capacities 2^9 .. 2^12.
@@ -57,9 +79,10 @@ struct tuning {
   // the large class: onesweep's portion bound (look-back counts in 30 bits)
   static constexpr std::size_t large_max = std::size_t(1) << 28;
 
-  // class ids: copy, group 0..7, block 0..3, large, huge
+  // class ids: copy, thread 0..3, group 0..3, block 0..3, large, huge
   static constexpr int copy_class = 0;
-  static constexpr int first_group = 1;
+  static constexpr int first_thread = 1;
+  static constexpr int first_group = first_thread + thread_classes;
   static constexpr int first_block = first_group + group_classes;
   static constexpr int large_class = first_block + block_classes;
   static constexpr int huge_class = large_class + 1;
@@ -72,19 +95,21 @@ struct tuning {
   // the resident grid, whatever the (device-side) number of segments.
   static constexpr int waves = 1;
 
+  // Bits of size - 1: the power of two that holds `size` (size >= 1).
+  __host__ __device__ static int ceil_log2(std::size_t size) {
+#ifdef __CUDA_ARCH__
+    return 64 - __clzll(static_cast<long long>(size - 1));
+#else
+    return int(std::bit_width(size - 1));
+#endif
+  }
+
   __host__ __device__ static int class_of(std::size_t size) {
     if (size == 0) return -1;
     if (size == 1) return copy_class;
-    if (size <= std::size_t(group_max)) {
-      int c = 0;
-      while ((std::size_t(2) << c) < size) ++c;  // capacity 2^(c+1) >= size
-      return first_group + c;
-    }
-    if (size <= std::size_t(block_max)) {
-      int c = 0;
-      while ((std::size_t(512) << c) < size) ++c;
-      return first_block + c;
-    }
+    // capacity 2^(c+1) >= size: the thread classes, then the group classes
+    if (size <= std::size_t(group_max)) return first_thread + ceil_log2(size) - 1;
+    if (size <= std::size_t(block_max)) return first_block + ceil_log2(size) - 9;  // capacity 2^(c+9)
     return size <= large_max ? large_class : huge_class;
   }
 
