@@ -1018,7 +1018,7 @@ bool sanitize_selected() {
 
 template <class K> void sanitize_cases() {
   const layout layouts[] = {power_law(20001, 100, 61), gapped(6000, 62), equal_sizes(4097, 3, 5, 7),
-                            equal_sizes(33, 100, 0, 0), half_and_small(30000, 63)};
+                            equal_sizes(33, 100, 0, 0), half_and_small(30000, 63), equal_sizes(16, 301, 0, 0)};
   std::size_t k = 0;
   for (const layout& L : layouts)
     for (int i = 0; i < 4; ++i, ++k) {
