@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build gpusort: Ninja,
-# GoogleTest, ccache (Debian packages) and CMake >= 3.26 (from PyPI when the
+# GoogleTest, ccache, IPS4o (Debian packages) and CMake >= 3.26 (from PyPI when the
 # system's is older: Debian 12's 3.25 does not know nvcc 13's C++20 flags).
 # The CUDA toolkit (nvcc) must already be installed, e.g. in /usr/local/cuda.
 set -euo pipefail
@@ -13,6 +13,7 @@ command -v g++ >/dev/null || missing+=(g++)
 command -v ccache >/dev/null || missing+=(ccache)
 command -v python3 >/dev/null || missing+=(python3 python3-pip)
 [ -f /usr/lib/x86_64-linux-gnu/libgtest.a ] || [ -f /usr/lib/libgtest.a ] || missing+=(libgtest-dev)
+[ -f /usr/include/ips4o/ips4o.hpp ] || missing+=(libips4o-dev)  # the CPU backend (header only)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   as_root apt-get update -qq

@@ -1,18 +1,33 @@
-// The CPU backend: a parallel stable sort from GNU libstdc++'s parallel
-// mode (multiway mergesort over OpenMP), under the same order as the GPU
-// sorts (key_order: CUB's order, descending, bit ranges).
+// The CPU backend: IPS4o (Axtmann, Witt, Ferizovic, Sanders 2017, "In-place
+// Parallel Super Scalar Samplesort"), parallel over OpenMP threads, under
+// the same order as the GPU sorts (key_order: CUB's order, descending, bit
+// ranges). It replaced libstdc++'s parallel mode (__gnu_parallel's
+// multiway mergesort), about 4x slower on 16 cores (docs/perf/host.md).
 //
-// Keys: __gnu_parallel::stable_sort on the keys themselves.
-// Pairs: sort (rank, original index) records - a total order, so any
-// parallel sort gives the stable result - then gather keys and values.
+// IPS4o is not stable; every path below gives the stable result anyway:
+//   keys, every bit in the order   the keys become carried bits (twiddled,
+//                                  flipped when descending: one to one and
+//                                  in the order), are sorted as unsigned
+//                                  integers and are decoded back. Equal
+//                                  carried bits are equal keys, so no order
+//                                  among them can show, except for float
+//                                  zeros: -0.0 and +0.0 rank equal (CUB's
+//                                  order) but differ in bits, and come out
+//                                  adjacent; that block is rewritten with
+//                                  the input's zeros in input order.
+//   keys over a bit range, pairs   (rank, index) records: a total order, so
+//                                  any sort gives the stable one; keys (and
+//                                  values) are then gathered by index.
 // Compiled for the carrier key types only (signed keys as unsigned, bf16
 // as f16: key_traits.hpp).
 #include "host/cpu_sort.hpp"
 
 #include "core/validate.hpp"
 
-#include <parallel/algorithm>
+#include <ips4o/ips4o.hpp>
+#include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -21,15 +36,58 @@ namespace gpusort::detail {
 
 namespace {
 
-// Sorts keys of the carrier type K (key_traits.hpp): signed keys and bf16
-// arrive reinterpreted, with the order carried_order made for them.
-template <class K>
-void cpu_sort_carried(K* keys, void* vals, std::size_t val_size, std::size_t n, const key_order<K>& ord) {
-  using U = typename key_traits<K>::bits;
-  if (!vals) {
-    __gnu_parallel::stable_sort(keys, keys + n, [&](const K& a, const K& b) { return ord.key_rank(a) < ord.key_rank(b); });
-    return;
+// The input's float zeros (carried bits), in input order: a count per
+// thread's slice, then each slice copies its zeros to its place.
+template <class U> std::vector<U> zeros_in_order(const U* bits, std::size_t n, U minus_zero, U plus_zero) {
+  const int threads = omp_get_max_threads();
+  std::vector<std::size_t> at(std::size_t(threads) + 1, 0);
+  std::vector<U> zeros;
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const std::size_t lo = n * std::size_t(t) / std::size_t(nt), hi = n * std::size_t(t + 1) / std::size_t(nt);
+    std::size_t count = 0;
+    for (std::size_t i = lo; i < hi; ++i) count += bits[i] == minus_zero || bits[i] == plus_zero;
+    at[std::size_t(t) + 1] = count;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (int k = 0; k < nt; ++k) at[std::size_t(k) + 1] += at[std::size_t(k)];
+      zeros.resize(at[std::size_t(nt)]);
+    }
+    std::size_t out = at[std::size_t(t)];
+    for (std::size_t i = lo; i < hi; ++i)
+      if (bits[i] == minus_zero || bits[i] == plus_zero) zeros[out++] = bits[i];
   }
+  return zeros;
+}
+
+// Keys alone, every bit in the order: sorted as their carried bits.
+template <class K> void sort_carried_bits(K* keys, std::size_t n, const key_order<K>& ord) {
+  // in place, as bits: encode(k) = twiddle(bits) ^ flip, and back
+  using traits = key_traits<K>;
+  using U = typename traits::bits;
+  U* bits = reinterpret_cast<U*>(keys);
+  const full_order<K> full(ord);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < std::int64_t(n); ++i) bits[i] = U(traits::twiddle(bits[i]) ^ full.flip);
+  std::vector<U> zeros;
+  if constexpr (traits::is_float) zeros = zeros_in_order(bits, n, full.minus_zero, full.plus_zero);
+  ips4o::parallel::sort(bits, bits + n, std::less<U>());
+  if constexpr (traits::is_float) {
+    // the zeros' carried bits are adjacent integers: one block of the output
+    const U first = std::min(full.minus_zero, full.plus_zero);
+    const std::size_t z = std::size_t(std::lower_bound(bits, bits + n, first) - bits);
+    std::copy(zeros.begin(), zeros.end(), bits + z);
+  }
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < std::int64_t(n); ++i) bits[i] = traits::untwiddle(U(bits[i] ^ full.flip));
+}
+
+// (rank, index) records: keys over a bit range, or pairs.
+template <class K>
+void sort_records(K* keys, void* vals, std::size_t val_size, std::size_t n, const key_order<K>& ord) {
+  using U = typename key_traits<K>::bits;
   struct record {
     U rank;
     std::uint64_t index;
@@ -37,18 +95,19 @@ void cpu_sort_carried(K* keys, void* vals, std::size_t val_size, std::size_t n, 
   std::vector<record> recs(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < std::int64_t(n); ++i) recs[i] = {ord.key_rank(keys[i]), std::uint64_t(i)};
-  __gnu_parallel::sort(recs.begin(), recs.end(), [](const record& a, const record& b) {
+  ips4o::parallel::sort(recs.begin(), recs.end(), [](const record& a, const record& b) {
     return a.rank < b.rank || (a.rank == b.rank && a.index < b.index);
   });
   std::vector<K> k2(n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < std::int64_t(n); ++i) k2[i] = keys[recs[i].index];
+  std::memcpy(keys, k2.data(), n * sizeof(K));
+  if (!vals) return;
   std::vector<unsigned char> v2(n * val_size);
   auto* vb = static_cast<unsigned char*>(vals);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
-    k2[i] = keys[recs[i].index];
-    std::memcpy(&v2[i * val_size], vb + recs[i].index * val_size, val_size);
-  }
-  std::memcpy(keys, k2.data(), n * sizeof(K));
+  for (std::int64_t i = 0; i < std::int64_t(n); ++i)
+    std::memcpy(&v2[std::size_t(i) * val_size], vb + recs[i].index * val_size, val_size);
   std::memcpy(vals, v2.data(), n * val_size);
 }
 
@@ -60,7 +119,10 @@ void cpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const op
   const key_order<K> ord = checked_order<K>(opt, ctx);
   if (n < 2) return;
   using C = carrier_t<K>;
-  cpu_sort_carried<C>(reinterpret_cast<C*>(keys), vals, val_size, n, carried_order(ord));
+  const key_order<C> carried = carried_order(ord);
+  C* ck = reinterpret_cast<C*>(keys);
+  if (!vals && carried.full_range()) sort_carried_bits<C>(ck, n, carried);
+  else sort_records<C>(ck, vals, val_size, n, carried);
 }
 
 #define GPUSORT_INSTANTIATE_CPU(K) \

@@ -5,6 +5,9 @@
 //                 order is ours); pairs are sorted as (key, value) records
 //                 zipped and unzipped outside the timing.
 //   cpu_parallel: gpusort::sort_cpu (the library's parallel CPU backend).
+//   gnu_parallel: libstdc++'s parallel mode, __gnu_parallel::stable_sort
+//                 (multiway mergesort over OpenMP; the backend before
+//                 IPS4o), on keys or on the same records.
 //   cpu_merge_recursive / cpu_merge_iterative: "Merge sort on CUDA" (Russian, "Сортировка слиянием на CUDA")'s CPU merge sorts
 //                 (one thread, stable), on keys or on the same records.
 #pragma once
@@ -14,6 +17,8 @@
 #include "methods.hpp"
 
 #include <gpusort/gpusort.hpp>
+
+#include <parallel/algorithm>
 
 #include <algorithm>
 #include <chrono>
@@ -37,7 +42,7 @@ double time_cpu_sort(const method& m, const std::vector<K>& keys, const std::vec
 
   // Sets up the input (untimed) and returns the timed sort.
   const bool serial = m.which == peer::std_sort || m.which == peer::cpu_merge_recursive ||
-                      m.which == peer::cpu_merge_iterative;
+                      m.which == peer::cpu_merge_iterative || m.which == peer::gnu_parallel;  // pairs as records
   auto by_key = [&](const record& a, const record& b) { return less(a.key, b.key); };
   auto restore = [&] {
     if (serial && vals) {
@@ -55,6 +60,9 @@ double time_cpu_sort(const method& m, const std::vector<K>& keys, const std::vec
     } else if (m.which == peer::cpu_merge_iterative) {
       if (vals) detail::cpu_merge::sort_iterative(records.data(), n, by_key);
       else detail::cpu_merge::sort_iterative(out_keys.data(), n, less);
+    } else if (m.which == peer::gnu_parallel) {
+      if (vals) __gnu_parallel::stable_sort(records.begin(), records.end(), by_key);
+      else __gnu_parallel::stable_sort(out_keys.begin(), out_keys.end(), less);
     } else if (m.which == peer::std_sort) {
       if (vals)
         std::sort(records.begin(), records.end(),

@@ -42,6 +42,7 @@ constexpr cap caps[] = {
     {"cpu_merge_recursive", pow2(22), 1.1, 1000},  // one thread
     {"cpu_merge_iterative", pow2(22), 1.1, 1000},  // one thread
     {"cpu_parallel", pow2(24), 1.1, 1000},
+    {"gnu_parallel", pow2(24), 1.1, 1000},
 };
 // Our families not in the table: no size cap, O(n log n)-like growth.
 constexpr cap default_cap = {"", 0, 1.1, 1000};
@@ -87,6 +88,7 @@ std::vector<method> build() {
   v.push_back(make("cpu_merge_recursive", method_kind::cpu, algorithm::automatic, peer::cpu_merge_recursive));
   v.push_back(make("cpu_merge_iterative", method_kind::cpu, algorithm::automatic, peer::cpu_merge_iterative));
   v.push_back(make("cpu_parallel", method_kind::cpu, algorithm::automatic, peer::cpu_parallel));
+  v.push_back(make("gnu_parallel", method_kind::cpu, algorithm::automatic, peer::gnu_parallel));
   return v;
 }
 
@@ -103,6 +105,7 @@ bool method::stable() const {
     case peer::cpu_merge_recursive: return true;  // ties from the left run
     case peer::cpu_merge_iterative: return true;
     case peer::cpu_parallel: return true;   // gpusort's CPU path is stable
+    case peer::gnu_parallel: return true;   // __gnu_parallel::stable_sort
   }
   return false;
 }

@@ -15,7 +15,7 @@
 namespace gpusort::cli::bench {
 
 enum class method_kind { ours, gpu_peer, cpu };
-enum class peer { none, cub_radix, cub_merge, cub_segmented, thrust, std_sort, cpu_parallel, cpu_merge_recursive, cpu_merge_iterative };
+enum class peer { none, cub_radix, cub_merge, cub_segmented, thrust, std_sort, cpu_parallel, gnu_parallel, cpu_merge_recursive, cpu_merge_iterative };
 
 struct method {
   std::string name;  // as in the table and CSV: "bitonic", "cub_radix", ...
