@@ -69,8 +69,11 @@ template <class K> void sort_carried_bits(K* keys, std::size_t n, const key_orde
   using U = typename traits::bits;
   U* bits = reinterpret_cast<U*>(keys);
   const full_order<K> full(ord);
+  const bool as_is = full.encodes_as_is();  // unsigned, ascending: no pass either way
+  if (!as_is) {
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < std::int64_t(n); ++i) bits[i] = U(traits::twiddle(bits[i]) ^ full.flip);
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) bits[i] = U(traits::twiddle(bits[i]) ^ full.flip);
+  }
   std::vector<U> zeros;
   if constexpr (traits::is_float) zeros = zeros_in_order(bits, n, full.minus_zero, full.plus_zero);
   ips4o::parallel::sort(bits, bits + n, std::less<U>());
@@ -80,35 +83,72 @@ template <class K> void sort_carried_bits(K* keys, std::size_t n, const key_orde
     const std::size_t z = std::size_t(std::lower_bound(bits, bits + n, first) - bits);
     std::copy(zeros.begin(), zeros.end(), bits + z);
   }
+  if (as_is) return;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < std::int64_t(n); ++i) bits[i] = traits::untwiddle(U(bits[i] ^ full.flip));
 }
 
-// (rank, index) records: keys over a bit range, or pairs.
+// Values moved by index, in the value's own width where it is one of
+// 1, 2, 4, 8 bytes (a run-time memcpy a value cost the pairs path seconds
+// at 1e8).
+template <class W> void gather_as(unsigned char* vals, std::size_t n, const std::uint64_t* from) {
+  std::vector<W> out(n);
+  const W* in = reinterpret_cast<const W*>(vals);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < std::int64_t(n); ++i) std::memcpy(&out[i], in + from[i], sizeof(W));
+  std::memcpy(vals, out.data(), n * sizeof(W));
+}
+inline void gather_values(void* vals, std::size_t val_size, std::size_t n, const std::uint64_t* from) {
+  auto* vb = static_cast<unsigned char*>(vals);
+  switch (val_size) {
+    case 1: return gather_as<std::uint8_t>(vb, n, from);
+    case 2: return gather_as<std::uint16_t>(vb, n, from);
+    case 4: return gather_as<std::uint32_t>(vb, n, from);
+    case 8: return gather_as<std::uint64_t>(vb, n, from);
+    default: {
+      std::vector<unsigned char> out(n * val_size);
+#pragma omp parallel for schedule(static)
+      for (std::int64_t i = 0; i < std::int64_t(n); ++i)
+        std::memcpy(&out[std::size_t(i) * val_size], vb + from[i] * val_size, val_size);
+      std::memcpy(vals, out.data(), n * val_size);
+    }
+  }
+}
+
+// (rank, index) records: keys over a bit range, or pairs. Ranks of up to
+// 32 bits with n < 2^32 pack into one u64 (rank above index), sorted as
+// integers; wider ones sort as a struct. Either way the order is total, so
+// the result is the stable one. Keys and values are then gathered.
 template <class K>
 void sort_records(K* keys, void* vals, std::size_t val_size, std::size_t n, const key_order<K>& ord) {
   using U = typename key_traits<K>::bits;
-  struct record {
-    U rank;
-    std::uint64_t index;
-  };
-  std::vector<record> recs(n);
+  std::vector<std::uint64_t> from(n);
+  if constexpr (sizeof(U) <= 4) {
+    if (n <= 0xFFFFFFFFull) {
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < std::int64_t(n); ++i) recs[i] = {ord.key_rank(keys[i]), std::uint64_t(i)};
-  ips4o::parallel::sort(recs.begin(), recs.end(), [](const record& a, const record& b) {
-    return a.rank < b.rank || (a.rank == b.rank && a.index < b.index);
-  });
-  std::vector<K> k2(n);
+      for (std::int64_t i = 0; i < std::int64_t(n); ++i)
+        from[i] = (std::uint64_t(ord.key_rank(keys[i])) << 32) | std::uint64_t(i);
+      ips4o::parallel::sort(from.begin(), from.end(), std::less<std::uint64_t>());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < std::int64_t(n); ++i) k2[i] = keys[recs[i].index];
-  std::memcpy(keys, k2.data(), n * sizeof(K));
-  if (!vals) return;
-  std::vector<unsigned char> v2(n * val_size);
-  auto* vb = static_cast<unsigned char*>(vals);
+      for (std::int64_t i = 0; i < std::int64_t(n); ++i) from[i] &= 0xFFFFFFFFull;
+    }
+  }
+  if (sizeof(U) > 4 || n > 0xFFFFFFFFull) {
+    struct record {
+      U rank;
+      std::uint64_t index;
+    };
+    std::vector<record> recs(n);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < std::int64_t(n); ++i)
-    std::memcpy(&v2[std::size_t(i) * val_size], vb + recs[i].index * val_size, val_size);
-  std::memcpy(vals, v2.data(), n * val_size);
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) recs[i] = {ord.key_rank(keys[i]), std::uint64_t(i)};
+    ips4o::parallel::sort(recs.begin(), recs.end(), [](const record& a, const record& b) {
+      return a.rank < b.rank || (a.rank == b.rank && a.index < b.index);
+    });
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) from[i] = recs[i].index;
+  }
+  gather_as<K>(reinterpret_cast<unsigned char*>(keys), n, from.data());
+  if (vals) gather_values(vals, val_size, n, from.data());
 }
 
 }  // namespace

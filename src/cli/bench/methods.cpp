@@ -41,8 +41,8 @@ constexpr cap caps[] = {
     {"std_sort", pow2(22), 1.1, 1000},         // one thread
     {"cpu_merge_recursive", pow2(22), 1.1, 1000},  // one thread
     {"cpu_merge_iterative", pow2(22), 1.1, 1000},  // one thread
-    {"cpu_parallel", pow2(24), 1.1, 1000},
-    {"gnu_parallel", pow2(24), 1.1, 1000},
+    {"cpu_parallel", pow2(27), 1.1, 1000},  // the 1e8 keys
+    {"gnu_parallel", pow2(27), 1.1, 1000},
 };
 // Our families not in the table: no size cap, O(n log n)-like growth.
 constexpr cap default_cap = {"", 0, 1.1, 1000};
