@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace gpusort::detail {
@@ -92,11 +93,11 @@ template <class K> void sort_carried_bits(K* keys, std::size_t n, const key_orde
 // 1, 2, 4, 8 bytes (a run-time memcpy a value cost the pairs path seconds
 // at 1e8).
 template <class W> void gather_as(unsigned char* vals, std::size_t n, const std::uint64_t* from) {
-  std::vector<W> out(n);
+  const auto out = std::make_unique_for_overwrite<W[]>(n);  // no single-threaded zeroing
   const W* in = reinterpret_cast<const W*>(vals);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < std::int64_t(n); ++i) std::memcpy(&out[i], in + from[i], sizeof(W));
-  std::memcpy(vals, out.data(), n * sizeof(W));
+  std::memcpy(vals, out.get(), n * sizeof(W));
 }
 inline void gather_values(void* vals, std::size_t val_size, std::size_t n, const std::uint64_t* from) {
   auto* vb = static_cast<unsigned char*>(vals);
@@ -106,11 +107,11 @@ inline void gather_values(void* vals, std::size_t val_size, std::size_t n, const
     case 4: return gather_as<std::uint32_t>(vb, n, from);
     case 8: return gather_as<std::uint64_t>(vb, n, from);
     default: {
-      std::vector<unsigned char> out(n * val_size);
+      const auto out = std::make_unique_for_overwrite<unsigned char[]>(n * val_size);
 #pragma omp parallel for schedule(static)
       for (std::int64_t i = 0; i < std::int64_t(n); ++i)
         std::memcpy(&out[std::size_t(i) * val_size], vb + from[i] * val_size, val_size);
-      std::memcpy(vals, out.data(), n * val_size);
+      std::memcpy(vals, out.get(), n * val_size);
     }
   }
 }
@@ -122,13 +123,14 @@ inline void gather_values(void* vals, std::size_t val_size, std::size_t n, const
 template <class K>
 void sort_records(K* keys, void* vals, std::size_t val_size, std::size_t n, const key_order<K>& ord) {
   using U = typename key_traits<K>::bits;
-  std::vector<std::uint64_t> from(n);
+  const auto owned = std::make_unique_for_overwrite<std::uint64_t[]>(n);
+  std::uint64_t* from = owned.get();
   if constexpr (sizeof(U) <= 4) {
     if (n <= 0xFFFFFFFFull) {
 #pragma omp parallel for schedule(static)
       for (std::int64_t i = 0; i < std::int64_t(n); ++i)
         from[i] = (std::uint64_t(ord.key_rank(keys[i])) << 32) | std::uint64_t(i);
-      ips4o::parallel::sort(from.begin(), from.end(), std::less<std::uint64_t>());
+      ips4o::parallel::sort(from, from + n, std::less<std::uint64_t>());
 #pragma omp parallel for schedule(static)
       for (std::int64_t i = 0; i < std::int64_t(n); ++i) from[i] &= 0xFFFFFFFFull;
     }
@@ -138,17 +140,17 @@ void sort_records(K* keys, void* vals, std::size_t val_size, std::size_t n, cons
       U rank;
       std::uint64_t index;
     };
-    std::vector<record> recs(n);
+    const auto recs = std::make_unique_for_overwrite<record[]>(n);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < std::int64_t(n); ++i) recs[i] = {ord.key_rank(keys[i]), std::uint64_t(i)};
-    ips4o::parallel::sort(recs.begin(), recs.end(), [](const record& a, const record& b) {
+    ips4o::parallel::sort(recs.get(), recs.get() + n, [](const record& a, const record& b) {
       return a.rank < b.rank || (a.rank == b.rank && a.index < b.index);
     });
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < std::int64_t(n); ++i) from[i] = recs[i].index;
   }
-  gather_as<K>(reinterpret_cast<unsigned char*>(keys), n, from.data());
-  if (vals) gather_values(vals, val_size, n, from.data());
+  gather_as<K>(reinterpret_cast<unsigned char*>(keys), n, from);
+  if (vals) gather_values(vals, val_size, n, from);
 }
 
 }  // namespace
