@@ -2,6 +2,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "file_io.hpp"
+#include "npy.hpp"
 #include "dists.hpp"
 #include "keys.hpp"
 #include "bench/methods.hpp"
@@ -12,6 +13,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <span>
 #include <string>
 
@@ -36,11 +38,13 @@ const char* verify_usage =
     "order and exits 1.\n";
 
 const char* sort_usage =
-    "usage: gpusort sort --key K [--descending] [--algo A] [--pivots P] IN OUT\n"
+    "usage: gpusort sort [--key K] [--descending] [--algo A] [--pivots P] IN OUT\n"
     "\n"
-    "Sorts the raw keys of type K in IN through gpusort::sort (on the GPU when\n"
-    "one is present, else the parallel CPU sort), prints the backend that ran,\n"
-    "and writes OUT (complete or not at all).\n"
+    "Sorts the keys in IN through gpusort::sort (on the GPU when one is present,\n"
+    "else the parallel CPU sort), prints the backend that ran, and writes OUT\n"
+    "(complete or not at all). IN is raw keys of type K (--key required), or a\n"
+    "one-dimensional .npy array (little-endian, C order; its dtype gives the key\n"
+    "type, and --key, if given, must agree), and then OUT is .npy too.\n"
     "  --algo A   GPU algorithm: automatic (default) or one of: %s\n"
     "  --pivots P sample sort's pivots: sampled (default, from a random sample)\n"
     "             or interpolated (evenly spaced over the keys' [min, max])\n";
@@ -122,7 +126,6 @@ int cmd_sort(int argc, char** argv) {
     return exit_ok;
   }
   a.expect_positionals(2, 2, "an input and an output file");
-  const std::string key = key_option(a);
   options opt = order_options(a);
   const std::string algo = a.value_or("algo", "automatic");
   if (algo == "auto" || algo == "automatic")
@@ -134,8 +137,29 @@ int cmd_sort(int argc, char** argv) {
   const std::string& in = a.positionals()[0];
   const std::string& out = a.positionals()[1];
 
+  // A .npy input names its key type (a --key must agree) and gives a .npy
+  // output; a raw one needs --key.
+  std::string key = a.value("key") ? key_option(a) : std::string();
+  std::vector<unsigned char> bytes = read_raw(in, 1, "byte");
+  const bool npy = is_npy(bytes.data(), bytes.size());
+  std::size_t offset = 0;
+  if (npy) {
+    const npy_array arr = parse_npy(bytes.data(), bytes.size(), in);
+    if (key.empty()) key = arr.key;
+    if (key != arr.key)
+      throw usage_error("--key " + key + " does not match '" + in + "', a .npy file of " + arr.key + " keys");
+    offset = arr.offset;
+  } else if (key.empty()) {
+    key = key_option(a);  // says that --key is required
+  }
+
   with_key(key, [&]<class K>() {
-    std::vector<K> keys = bytes_to_keys<K>(read_raw(in, sizeof(K), key));
+    if (!npy && bytes.size() % sizeof(K) != 0)
+      throw usage_error("'" + in + "' is " + std::to_string(bytes.size()) + " bytes, not a multiple of the " + key +
+                        " key size (" + std::to_string(sizeof(K)) + " bytes)");
+    std::vector<K> keys((bytes.size() - offset) / sizeof(K));
+    if (!keys.empty()) std::memcpy(keys.data(), bytes.data() + offset, keys.size() * sizeof(K));
+    std::vector<unsigned char>().swap(bytes);  // the input's copy freed before the sort
     atomic_file output(out);  // fails now, before sorting, if OUT cannot be written
     const auto t0 = std::chrono::steady_clock::now();
     const backend b = sort<K>(std::span<K>(keys), opt);
@@ -145,9 +169,13 @@ int cmd_sort(int argc, char** argv) {
     std::printf("sorted %zu %s keys (%s, algo %s) in %.3f ms (including transfers)\n",
                 keys.size(), key.c_str(),
                 opt.direction == order::descending ? "descending" : "ascending", algo.c_str(), ms);
+    if (npy) {
+      const std::string header = npy_header(key, keys.size());
+      output.write(header.data(), header.size());
+    }
     output.write(keys.data(), keys.size() * sizeof(K));
     output.commit();
-    std::printf("wrote %s\n", out.c_str());
+    std::printf("wrote %s%s\n", out.c_str(), npy ? " (.npy)" : "");
   });
   return exit_ok;
 }

@@ -1,0 +1,38 @@
+// NumPy's .npy format (numpy.lib.format, versions 1.0, 2.0 and 3.0) for
+// one-dimensional arrays of gpusort's key types: the header names the dtype
+// ('<u4', '|i1', '<f8', ...), the memory order and the shape; the data
+// follows in C order. gpusort reads little-endian (or byte-order-free)
+// dtypes of the 11 key types NumPy has (bf16 has no NumPy dtype), and
+// writes version 1.0 headers padded to 64 bytes, as NumPy does.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace gpusort::cli {
+
+inline constexpr char npy_magic[] = "\x93NUMPY";  // 6 bytes, then major and minor version
+inline constexpr std::size_t npy_magic_size = 6;
+
+struct npy_array {
+  std::string key;          // gpusort's key name: u8 .. f64
+  std::size_t count = 0;    // elements
+  std::size_t offset = 0;   // where the data starts
+};
+
+// Whether the bytes begin with the .npy magic string.
+bool is_npy(const unsigned char* bytes, std::size_t size);
+
+// Parses the header of a .npy file of `size` bytes (all of it in `bytes`)
+// and checks that the data that follows is exactly count keys. Throws
+// usage_error naming `path` and what is wrong: a malformed header, an
+// unsupported version or dtype, big-endian data, Fortran order, more than
+// one dimension, or a truncated (or overlong) file.
+npy_array parse_npy(const unsigned char* bytes, std::size_t size, const std::string& path);
+
+// A version 1.0 header for `count` keys of gpusort key type `key`, padded
+// so that the data starts at a multiple of 64 bytes. Throws usage_error for
+// a key type NumPy has no dtype for (bf16).
+std::string npy_header(const std::string& key, std::size_t count);
+
+}  // namespace gpusort::cli
