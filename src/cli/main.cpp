@@ -6,6 +6,7 @@
 
 #include <gpusort/gpusort.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -55,6 +56,10 @@ int dispatch(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace gpusort::cli;
+  // A write past a file-size limit (ulimit -f) then fails with EFBIG, which
+  // atomic_file reports and cleans up after, instead of killing the process
+  // with its temporary file left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     return dispatch(argc, argv);
   } catch (const usage_error& e) {
