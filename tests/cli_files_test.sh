@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `gpusort sort` on real files, end to end (CI runs it after building the
-# CLI; without a GPU the CPU backend sorts). Good input: raw and .npy files
-# sort, and the output checks as sorted. Bad input: each case must exit 2
+# `gpusort sort` and `argsort` on real files, end to end (CI runs it after
+# building the CLI; without a GPU the CPU backend sorts). Good input: raw and
+# .npy files sort, and the output checks as sorted; argsort and --values
+# give the stable permutation. Bad input: each case must exit 2
 # with a message naming the fault, and leave no output file and no
 # temporary file behind:
 #   a truncated raw file, a malformed .npy header, an unsupported dtype, a
@@ -62,6 +63,24 @@ else
   fail ".npy i64 sorts, .npy out"
 fi
 
+# argsort and values, checked in Python (no NumPy needed): the stable
+# permutation, and pairs that move together
+"$bin" gen --key u16 --n 20011 --dist few_unique "$dir/k16.bin" > /dev/null
+python3 -c "import struct,sys; n=20011; open(sys.argv[1],'wb').write(struct.pack('<%dQ'%n,*range(n)))" "$dir/v64.bin"
+if "$bin" argsort --key u16 "$dir/k16.bin" "$dir/perm.bin" > /dev/null &&
+   "$bin" sort --key u16 --values "$dir/v64.bin" --values-out "$dir/sv.bin" "$dir/k16.bin" "$dir/sk.bin" > /dev/null &&
+   python3 - "$dir" <<'PY'
+import struct, sys
+d = sys.argv[1]
+keys = struct.unpack('<20011H', open(d + '/k16.bin', 'rb').read())
+want = sorted(range(len(keys)), key=lambda i: keys[i])  # Python's sort is stable
+perm = struct.unpack('<20011I', open(d + '/perm.bin', 'rb').read())
+sk = struct.unpack('<20011H', open(d + '/sk.bin', 'rb').read())
+sv = struct.unpack('<20011Q', open(d + '/sv.bin', 'rb').read())
+assert list(perm) == want and list(sv) == want and list(sk) == [keys[i] for i in want]
+PY
+then pass "argsort and --values (stable)"; else fail "argsort and --values (stable)"; fi
+
 # bad input
 head -c 1001 "$dir/keys.bin" > "$dir/trunc.bin"
 refuse "truncated raw file" "not a multiple" --key u32 "$dir/trunc.bin" "$dir/out.bin"
@@ -84,6 +103,9 @@ if [ "$(id -u)" != 0 ]; then
 else
   echo "skip unreadable input and unwritable folder: running as root, which may read and write anything"
 fi
+head -c 30000 "$dir/v64.bin" > "$dir/v3.bin"
+refuse "values of a bad width" "values must be 1, 2, 4, 8 or 16 bytes" --key u16 --values "$dir/v3.bin" --values-out "$dir/outv.bin" "$dir/k16.bin" "$dir/out.bin"
+refuse "--values without --values-out" "go together" --key u16 --values "$dir/v64.bin" "$dir/k16.bin" "$dir/out.bin"
 refuse "output folder missing" "cannot create a temporary file" --key u32 "$dir/keys.bin" "$dir/none/out.bin"
 # a full disk: a file-size limit of 100 KB against 400 KB of output
 err=$( (ulimit -f 100; "$bin" sort --key u32 "$dir/keys.bin" "$dir/out.bin") 2>&1 >/dev/null)

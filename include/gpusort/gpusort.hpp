@@ -258,9 +258,9 @@ backend sort_host(K* keys, void* vals, std::size_t val_size, std::size_t n, cons
 }  // namespace detail
 
 // Sorts keys that live in host memory. Uses the GPU when one is present
-// (opt.algo selects the GPU algorithm), else a parallel CPU sort (GNU
-// parallel mode over OpenMP). Returns the backend that ran. Stable on the
-// CPU; on the GPU stable when opt.algo is.
+// (opt.algo selects the GPU algorithm), else a parallel CPU sort (IPS4o
+// over OpenMP, with the stable result). Returns the backend that ran.
+// Stable on the CPU; on the GPU stable when opt.algo is.
 template <class K> backend sort(std::span<K> keys, const options& opt = {}) {
   detail::check_key<K>();
   return detail::sort_host<K>(keys.data(), nullptr, 0, keys.size(), opt, false);

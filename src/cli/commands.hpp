@@ -9,6 +9,7 @@ namespace gpusort::cli {
 int cmd_gen(int argc, char** argv);
 int cmd_verify(int argc, char** argv);
 int cmd_sort(int argc, char** argv);
+int cmd_argsort(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 int cmd_plot(int argc, char** argv);
 

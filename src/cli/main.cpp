@@ -20,7 +20,9 @@ const char* usage =
     "commands:\n"
     "  gen     write N generated keys to a raw file\n"
     "  verify  check that a raw key file is sorted\n"
-    "  sort    sort a raw key file (GPU when present, else parallel CPU)\n"
+    "  sort    sort a raw or .npy key file, with a values file or not (GPU\n"
+    "          when present, else parallel CPU)\n"
+    "  argsort write the stable sorting permutation of a key file\n"
     "  bench   benchmark gpusort's algorithms against CUB, Thrust and the CPU\n"
     "  plot    plot a benchmark CSV (needs python3 with matplotlib)\n"
     "\n"
@@ -47,6 +49,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "gen") return cmd_gen(argc, argv);
   if (cmd == "verify") return cmd_verify(argc, argv);
   if (cmd == "sort") return cmd_sort(argc, argv);
+  if (cmd == "argsort") return cmd_argsort(argc, argv);
   if (cmd == "bench") return cmd_bench(argc, argv);
   if (cmd == "plot") return cmd_plot(argc, argv);
   throw usage_error("unknown command '" + std::string(cmd) + "' (see 'gpusort --help')");
