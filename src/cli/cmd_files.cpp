@@ -192,7 +192,8 @@ template <class T> std::vector<T> elements_of(array_file& f) {
   return v;
 }
 
-// Writes `n` elements of `width` bytes (a .npy array of `key` when npy).
+// Writes `n` elements of `width` bytes (a .npy array of `key` when npy);
+// the caller commits.
 void write_elements(atomic_file& out, bool npy, const std::string& key, const void* data, std::size_t n,
                     std::size_t width) {
   if (npy) {
@@ -200,7 +201,6 @@ void write_elements(atomic_file& out, bool npy, const std::string& key, const vo
     out.write(header.data(), header.size());
   }
   out.write(data, n * width);
-  out.commit();
 }
 
 void report(backend b, std::size_t n, const std::string& key, const options& opt, const std::string& algo,
@@ -236,6 +236,7 @@ int cmd_sort(int argc, char** argv) {
       const backend b = sort<K>(std::span<K>(keys), opt);
       report(b, keys.size(), key, opt, algo, ms_since(t0), "");
       write_elements(output, keys_file.npy, key, keys.data(), keys.size(), sizeof(K));
+      output.commit();
       std::printf("wrote %s%s\n", out.c_str(), keys_file.npy ? " (.npy)" : "");
       return;
     }
@@ -247,6 +248,8 @@ int cmd_sort(int argc, char** argv) {
       report(b, keys.size(), key, opt, algo, ms_since(t0), " with their values");
       write_elements(output, keys_file.npy, key, keys.data(), keys.size(), sizeof(K));
       write_elements(vals_output, vals_file.npy, vals_file.key, vals.data(), vals.size(), sizeof(V));
+      output.commit();  // both written in full before either appears
+      vals_output.commit();
       std::printf("wrote %s and %s\n", out.c_str(), a.value("values-out")->c_str());
     });
   });
@@ -274,6 +277,7 @@ int cmd_argsort(int argc, char** argv) {
       const backend b = sort<K, I>(std::span<K>(keys), std::span<I>(idx), opt);
       report(b, keys.size(), key, opt, algo, ms_since(t0), " for their permutation");
       write_elements(output, keys_file.npy, index, idx.data(), idx.size(), sizeof(I));
+      output.commit();
       std::printf("wrote %s (%s indices%s)\n", out.c_str(), index.c_str(), keys_file.npy ? ", .npy" : "");
     };
     if (index == "u64") run.template operator()<std::uint64_t>();
