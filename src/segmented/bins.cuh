@@ -9,8 +9,10 @@
 //            atomicAdd per class and block
 //   scan     one warp: the classes' first list entries (exclusive scan)
 //            and their cursors
-//   file     each segment's index to list[cursor of its class], one atomic
-//            a class per warp (__match_any_sync groups the lanes)
+//   file     each segment's index to list[cursor of its class]: slots from
+//            shared counters (the lanes of one class found by a vote, or a
+//            ballot a bit: block::match_digit), one global atomic a class
+//            and chunk of segments
 //
 // The counts stay on the device: each class kernel reads its range of the
 // list there, so the call never waits for the host (graph capture works).

@@ -7,8 +7,10 @@
 //   thread 2 .. 16        one lane a segment (capacity a power of two >=
 //                         the size): Batcher's odd-even merge network in
 //                         registers (block/thread_sort.cuh) of (rank,
-//                         index) elements; the warp's 32 segments staged
-//                         in shared memory so loads and stores coalesce
+//                         index) elements, or of the ranks alone for keys
+//                         without values in an order of every bit; the
+//                         warp's 32 segments staged in shared memory so
+//                         loads and stores coalesce
 //   group  17 .. 256      G lanes x ITEMS elements (8 to 32 lanes, 4
 //                         elements a lane, 8 above 128): bitonic network
 //                         in registers (block/group_bitonic.cuh) of (rank,

@@ -41,11 +41,12 @@ double time_cpu_sort(const method& m, const std::vector<K>& keys, const std::vec
   std::vector<record> records;
 
   // Sets up the input (untimed) and returns the timed sort.
-  const bool serial = m.which == peer::std_sort || m.which == peer::cpu_merge_recursive ||
-                      m.which == peer::cpu_merge_iterative || m.which == peer::gnu_parallel;  // pairs as records
+  // these sort pairs as (key, value) records, zipped and unzipped untimed
+  const bool on_records = m.which == peer::std_sort || m.which == peer::cpu_merge_recursive ||
+                          m.which == peer::cpu_merge_iterative || m.which == peer::gnu_parallel;
   auto by_key = [&](const record& a, const record& b) { return less(a.key, b.key); };
   auto restore = [&] {
-    if (serial && vals) {
+    if (on_records && vals) {
       records.resize(n);
       for (std::size_t i = 0; i < n; ++i) records[i] = {keys[i], (*vals)[i]};
     } else {
@@ -84,7 +85,7 @@ double time_cpu_sort(const method& m, const std::vector<K>& keys, const std::vec
     const auto t1 = std::chrono::steady_clock::now();
     if (r >= warmup) times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
   }
-  if (serial && vals) {
+  if (on_records && vals) {
     out_keys.resize(n);
     out_vals.resize(n);
     for (std::size_t i = 0; i < n; ++i) out_keys[i] = records[i].key, out_vals[i] = records[i].val;
