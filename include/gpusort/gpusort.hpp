@@ -64,6 +64,10 @@ struct options {
   int end_bit = -1;    // one past the most significant; -1 means all bits
   cudaStream_t stream = nullptr;
   pivot_rule pivots = pivot_rule::sampled;  // sample sort only
+  // Host-memory sorts (sort(std::span)): the most device memory the call may
+  // take; 0 means what the device has free. Data that does not fit is sorted
+  // out of core (sorted runs, then a merge through the device).
+  std::size_t max_device_bytes = 0;
 };
 
 // Name as used by the CLI and the benchmark CSV ("bitonic", ...), and back.
@@ -257,10 +261,16 @@ backend sort_host(K* keys, void* vals, std::size_t val_size, std::size_t n, cons
                   bool force_cpu);
 }  // namespace detail
 
-// Sorts keys that live in host memory. Uses the GPU when one is present
-// (opt.algo selects the GPU algorithm), else a parallel CPU sort (IPS4o
-// over OpenMP, with the stable result). Returns the backend that ran.
-// Stable on the CPU; on the GPU stable when opt.algo is.
+// Sorts keys that live in host memory. Uses the GPU when one is present,
+// else a parallel CPU sort (IPS4o over OpenMP, with the stable result).
+// Returns the backend that ran. On the GPU the data is pipelined: chunks are
+// copied in and sorted (opt.algo) while the next ones arrive, merged on the
+// device, and streamed back; pinned memory is copied by DMA directly,
+// pageable memory through a small ring of pinned buffers (the caller's array
+// is never pinned). Arrays larger than the device (or than
+// opt.max_device_bytes) are sorted out of core. Keys already in device
+// memory are sorted in place there. Stable on the CPU; on the GPU stable
+// when opt.algo is.
 template <class K> backend sort(std::span<K> keys, const options& opt = {}) {
   detail::check_key<K>();
   return detail::sort_host<K>(keys.data(), nullptr, 0, keys.size(), opt, false);

@@ -1,11 +1,13 @@
 // The host-memory API: gpusort::sort(std::span<K>[, std::span<V>]).
 //
-// With a CUDA device present the data is copied to the device, sorted there
-// with opt.algo and copied back; if the device cannot hold it (allocation
-// fails) the call falls back to the CPU. Without a device, or when the
-// caller asks for the CPU, the parallel CPU sort runs. Returns the backend
-// that ran.
+// With a CUDA device present the data goes through the host pipeline: in
+// core when the array fits the device twice over (in_core.cpp), else out of
+// core (out_of_core.cpp), under opt.max_device_bytes; opt.algo sorts the
+// chunks. When the device cannot hold even the out-of-core slots the call
+// falls back to the CPU. Without a device, or when the caller asks for the
+// CPU, the parallel CPU sort runs. Returns the backend that ran.
 #include "host/cpu_sort.hpp"
+#include "host/pipeline.hpp"
 
 #include "core/validate.hpp"
 
@@ -13,6 +15,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <string>
 
 namespace gpusort {
@@ -33,37 +36,57 @@ bool gpu_available() {
 namespace detail {
 namespace {
 
-// Device buffer owned for the duration of one host call.
-struct device_buffer {
+// One device allocation for the whole call; freed (after the streams are
+// drained by ~links) when the call ends.
+struct device_block {
   void* ptr = nullptr;
   cudaError_t alloc(std::size_t bytes) { return cudaMalloc(&ptr, bytes ? bytes : 1); }
-  ~device_buffer() {
+  ~device_block() {
     if (ptr) cudaFree(ptr);
   }
 };
 
-// Sorts on the GPU; returns false (input untouched) when device memory is short.
+// Keys (and values) already on the device: sorted in place there.
+template <class K>
+void sort_resident(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt,
+                   const call_context& ctx) {
+  sort_device_alloc<K>(keys, keys, vals, vals, val_size, n, opt, ctx.op);
+  ctx.check(cudaStreamSynchronize(opt.stream), "cudaStreamSynchronize");
+}
+
+// The pipelined GPU sort of host memory (src/host/plan.hpp). Returns false,
+// the input untouched, when the device cannot hold even the out-of-core
+// pipeline's slots.
 template <class K>
 bool gpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt, const call_context& ctx) {
-  device_buffer dk, dv, temp;
-  std::size_t bytes = 0;
-  if (dk.alloc(n * sizeof(K)) != cudaSuccess || (vals && dv.alloc(n * val_size) != cudaSuccess)) {
+  if (host::is_device(keys) && (!vals || host::is_device(vals))) {
+    sort_resident(keys, vals, val_size, n, opt, ctx);
+    return true;
+  }
+  const host::host_call<K> c{keys, vals, val_size, n, opt, &ctx, host::is_pinned(keys), vals && host::is_pinned(vals)};
+  std::size_t free_bytes = 0, total = 0;
+  ctx.check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
+  // leave room for the runtime, the caller's other streams and the pool
+  std::size_t budget = free_bytes - std::min(free_bytes, std::max<std::size_t>(free_bytes / 20, std::size_t(256) << 20));
+  if (opt.max_device_bytes) budget = std::min(budget, opt.max_device_bytes);
+  const auto temp = [&](std::size_t m) { return host::sort_temp(c, m); };
+  const host::in_core_plan in = host::plan_in_core(n, sizeof(K), val_size, host::merge_tile_for(c), temp);
+  device_block dev;
+  if (in.device_bytes <= budget && dev.alloc(in.device_bytes) == cudaSuccess) {
+    host::links l(ctx, opt.stream);
+    host::mover m(ctx, l.up, l.down);
+    host::sort_in_core(c, in, dev.ptr, l, m);
+    return true;
+  }
+  cudaGetLastError();
+  const host::out_of_core_plan out = host::plan_out_of_core(n, sizeof(K), val_size, budget, temp);
+  if (!out.ok || dev.alloc(out.device_bytes) != cudaSuccess) {
     cudaGetLastError();
     return false;
   }
-  K* d_keys = static_cast<K*>(dk.ptr);
-  sort_device<K>(nullptr, &bytes, d_keys, d_keys, dv.ptr, dv.ptr, vals ? val_size : 0, n, opt, ctx.op);
-  if (temp.alloc(bytes) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  cudaStream_t s = opt.stream;
-  ctx.check(cudaMemcpyAsync(d_keys, keys, n * sizeof(K), cudaMemcpyHostToDevice, s), "cudaMemcpyAsync(keys to device)");
-  if (vals) ctx.check(cudaMemcpyAsync(dv.ptr, vals, n * val_size, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync(values to device)");
-  sort_device<K>(temp.ptr, &bytes, d_keys, d_keys, dv.ptr, dv.ptr, vals ? val_size : 0, n, opt, ctx.op);
-  ctx.check(cudaMemcpyAsync(keys, d_keys, n * sizeof(K), cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync(keys to host)");
-  if (vals) ctx.check(cudaMemcpyAsync(vals, dv.ptr, n * val_size, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync(values to host)");
-  ctx.check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+  host::links l(ctx, opt.stream);
+  host::mover m(ctx, l.up, l.down);
+  host::sort_out_of_core(c, out, dev.ptr, l, m);
   return true;
 }
 

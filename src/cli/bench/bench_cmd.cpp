@@ -207,6 +207,13 @@ int cmd_bench(int argc, char** argv) {
     std::printf("device: %s, CUDA runtime %s, driver %s\n", env.device_name.c_str(),
                 env.runtime_version.c_str(), env.driver_version.c_str());
     std::printf("device-to-device copy bandwidth: %.1f GB/s (read + write)\n", env.copy_gbps);
+    if (std::any_of(cfg.methods.begin(), cfg.methods.end(), [](const method* m) { return m->kind == method_kind::host; })) {
+      measure_host_copies(env);
+      std::printf("host copies (pinned, 1 GiB): to device %.1f GB/s, to host %.1f GB/s, both at once %.1f + %.1f GB/s; "
+                  "pageable memcpy on %d threads %.1f GB/s\n",
+                  env.h2d_gbps, env.d2h_gbps, env.duplex_h2d_gbps, env.duplex_d2h_gbps, env.cpu_threads,
+                  env.host_memcpy_gbps);
+    }
   } else {
     std::printf("no CUDA device: running CPU baselines only (%s)\n", env.no_gpu_reason.c_str());
     std::vector<const method*> cpu_only;

@@ -3,6 +3,8 @@
 #include "cuda_check.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstring>
 #include <cctype>
 #include <cstdio>
 #include <vector>
@@ -122,6 +124,67 @@ environment probe_environment(bool measure) {
   env.device_name = prop.name;
   if (measure) env.copy_gbps = measure_copy_gbps();
   return env;
+}
+
+void measure_host_copies(environment& env) {
+  constexpr std::size_t bytes = std::size_t(1) << 30;
+  void *pin_in = nullptr, *pin_out = nullptr;
+  cuda_check(cudaHostAlloc(&pin_in, bytes, cudaHostAllocDefault), "cudaHostAlloc");
+  cuda_check(cudaHostAlloc(&pin_out, bytes, cudaHostAllocDefault), "cudaHostAlloc");
+  std::memset(pin_in, 0x5a, bytes);
+  device_buffer a(bytes, "host copy rate source"), b(bytes, "host copy rate target");
+  cudaStream_t up{}, down{};
+  cuda_check(cudaStreamCreateWithFlags(&up, cudaStreamNonBlocking), "cudaStreamCreate");
+  cuda_check(cudaStreamCreateWithFlags(&down, cudaStreamNonBlocking), "cudaStreamCreate");
+  auto seconds = [](auto&& run) {
+    std::vector<double> t;
+    for (int r = 0; r < 6; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      run();
+      if (r > 0) t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  };
+  const double gb = double(bytes) / 1e9;
+  env.h2d_gbps = gb / seconds([&] {
+    cuda_check(cudaMemcpyAsync(a.get(), pin_in, bytes, cudaMemcpyHostToDevice, up), "cudaMemcpyAsync");
+    cuda_check(cudaStreamSynchronize(up), "cudaStreamSynchronize");
+  });
+  env.d2h_gbps = gb / seconds([&] {
+    cuda_check(cudaMemcpyAsync(pin_out, b.get(), bytes, cudaMemcpyDeviceToHost, down), "cudaMemcpyAsync");
+    cuda_check(cudaStreamSynchronize(down), "cudaStreamSynchronize");
+  });
+  cudaEvent_t in_done{}, out_done{};
+  cuda_check(cudaEventCreate(&in_done), "cudaEventCreate");
+  cuda_check(cudaEventCreate(&out_done), "cudaEventCreate");
+  double in_s = 0, out_s = 0;
+  seconds([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    cuda_check(cudaMemcpyAsync(a.get(), pin_in, bytes, cudaMemcpyHostToDevice, up), "cudaMemcpyAsync");
+    cuda_check(cudaMemcpyAsync(pin_out, b.get(), bytes, cudaMemcpyDeviceToHost, down), "cudaMemcpyAsync");
+    cuda_check(cudaEventRecord(in_done, up), "cudaEventRecord");
+    cuda_check(cudaEventRecord(out_done, down), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(in_done), "cudaEventSynchronize");
+    in_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cuda_check(cudaEventSynchronize(out_done), "cudaEventSynchronize");
+    out_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  });
+  env.duplex_h2d_gbps = gb / in_s;
+  env.duplex_d2h_gbps = gb / out_s;
+  std::vector<unsigned char> src(bytes, 1), dst(bytes, 2);
+  env.host_memcpy_gbps = gb / seconds([&] {
+    constexpr std::size_t piece = std::size_t(2) << 20;
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(bytes / piece); ++i)
+      std::memcpy(dst.data() + i * piece, src.data() + i * piece, piece);
+  });
+  cuda_warn(cudaEventDestroy(in_done), "cudaEventDestroy");
+  cuda_warn(cudaEventDestroy(out_done), "cudaEventDestroy");
+  cuda_warn(cudaStreamDestroy(up), "cudaStreamDestroy");
+  cuda_warn(cudaStreamDestroy(down), "cudaStreamDestroy");
+  cuda_warn(cudaFreeHost(pin_in), "cudaFreeHost");
+  cuda_warn(cudaFreeHost(pin_out), "cudaFreeHost");
 }
 
 }  // namespace gpusort::cli::bench

@@ -18,10 +18,16 @@ struct environment {
   std::string driver_version = "none";   // newest CUDA the driver supports
   double copy_gbps = 0;          // device-to-device copy, bytes read + written per s
   int cpu_threads = 1;
+  // Host <-> device copies (measured for the host rows only; 0 otherwise):
+  // pinned 1 GiB copies each way alone and both at once (GB/s each way),
+  // and a 1 GiB memcpy between pageable buffers on every thread.
+  double h2d_gbps = 0, d2h_gbps = 0, duplex_h2d_gbps = 0, duplex_d2h_gbps = 0, host_memcpy_gbps = 0;
 };
 
 // Looks for device 0; with a GPU and `measure`, times copy bandwidth.
 environment probe_environment(bool measure);
+// Fills env's host copy rates.
+void measure_host_copies(environment& env);
 // "NVIDIA H200" -> "nvidia-h200" (file name for the CSV).
 std::string device_slug(const std::string& name);
 // Free device memory now (cudaMemGetInfo).

@@ -14,8 +14,10 @@
 
 namespace gpusort::cli::bench {
 
-enum class method_kind { ours, gpu_peer, cpu };
-enum class peer { none, cub_radix, cub_merge, cub_segmented, thrust, std_sort, cpu_parallel, gnu_parallel, cpu_merge_recursive, cpu_merge_iterative };
+// host: a sort of host memory through the GPU (copies included).
+enum class method_kind { ours, gpu_peer, cpu, host };
+enum class peer { none, cub_radix, cub_merge, cub_segmented, thrust, std_sort, cpu_parallel, gnu_parallel, cpu_merge_recursive, cpu_merge_iterative,
+                  host_pinned, host_pageable, host_naive_pinned, host_naive_pageable };
 
 struct method {
   std::string name;  // as in the table and CSV: "bitonic", "cub_radix", ...
@@ -40,7 +42,8 @@ struct method {
 // Every method, in run order: cub_radix and cub_segmented first (the
 // others' ratios refer to them), then ours (our algorithms are those in the
 // name list that the library's parse_algorithm knows, then "segmented"),
-// the other peers, the CPU baselines.
+// the other peers, the CPU baselines, the host-memory rows (ours, then the
+// naive copy + CUB + copy they are measured against).
 const std::vector<method>& all_methods();
 const method* find_method(std::string_view name);
 // Our algorithm names, space separated ("odd_even bitonic").

@@ -64,6 +64,11 @@ reporter::reporter(const environment& env, const std::string& csv_path)
   std::fprintf(csv_, "# commit: %s\n", commit_hash());
   std::fprintf(csv_, "# copy_bandwidth_gbps: %.1f\n", env.copy_gbps);
   std::fprintf(csv_, "# cpu_threads: %d\n", env.cpu_threads);
+  if (env.h2d_gbps > 0)
+    std::fprintf(csv_,
+                 "# host_copies_gbps: pinned 1 GiB to device %.1f, to host %.1f, both at once %.1f + %.1f; "
+                 "pageable memcpy %.1f\n",
+                 env.h2d_gbps, env.d2h_gbps, env.duplex_h2d_gbps, env.duplex_d2h_gbps, env.host_memcpy_gbps);
   std::fprintf(csv_, "# date: %s\n", utc_now().c_str());
   std::fprintf(csv_, "# cub_offsets: %.*s; each width's median on a '# peer' line before the row\n",
                int(cub_offsets_policy.size()), cub_offsets_policy.data());

@@ -1,6 +1,7 @@
 #include "suite.hpp"
 
 #include "cpu_timing.hpp"
+#include "host_timing.hpp"
 #include "gpu_timing.hpp"
 #include "keys.hpp"
 #include "segments.hpp"
@@ -46,6 +47,8 @@ template <class K> std::unique_ptr<device_sorter<K>> make_sorter(const method& m
         else
           return nullptr;  // not built for K: run() says so
       case peer::thrust: return make_thrust<K>();
+      case peer::host_naive_pinned:
+      case peer::host_naive_pageable: return make_cub_radix<K>();
       default: return nullptr;
     }
   }
@@ -108,9 +111,17 @@ template <class K> struct point {
   // median ms, or a negative number when it was skipped (reported here
   // under `label`).
   double time(const method& m, device_sorter<K>* sorter, const std::string& label) {
-    if constexpr (!is_struct_key<K>)  // u32f32 runs on the GPU only (struct_key_suite)
+    if constexpr (is_struct_key<K>) {
+      if (m.kind == method_kind::host) {
+        rep.skipped(label, n(), "the host rows sort library key types only");
+        return -1;
+      }
+    } else {  // u32f32 runs on the GPU only (struct_key_suite)
       if (!m.gpu())
         return time_cpu_sort<K>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals);
+      if (m.kind == method_kind::host && !sorter)  // ours: the library allocates what it needs
+        return time_host_sort<K>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals, {});
+    }
     if (!dev && dev_skip.empty()) {
       const std::size_t need = device_data<K>::bytes_needed(n(), cfg.pairs);
       const std::size_t free_b = device_free_bytes();
@@ -135,6 +146,25 @@ template <class K> struct point {
       return -1;
     }
     device_buffer scratch(std::max<std::size_t>(scratch_bytes, 1), "sort scratch");
+    if constexpr (!is_struct_key<K>)
+      if (m.kind == method_kind::host) {  // the naive rows: copy in, CUB, copy out
+        K* kin = dev->keys_in.template as<K>();
+        K* kout = dev->keys_out.template as<K>();
+        const bool in_place = sorter->in_place(cfg.pairs);
+        const naive_sort<K> naive = [&](K* k, value_t* v) {
+          const std::size_t kb = n() * sizeof(K), vb = n() * sizeof(value_t);
+          cuda_check(cudaMemcpyAsync(kin, k, kb, cudaMemcpyHostToDevice, gpu->stream), "cudaMemcpyAsync(keys in)");
+          if (v) cuda_check(cudaMemcpyAsync(vin, v, vb, cudaMemcpyHostToDevice, gpu->stream), "cudaMemcpyAsync(values in)");
+          sorter->sort(scratch.get(), scratch_bytes, kin, kout, vin, vout, n(), gpu->stream);
+          cuda_check(cudaMemcpyAsync(k, in_place ? kin : kout, kb, cudaMemcpyDeviceToHost, gpu->stream),
+                     "cudaMemcpyAsync(keys out)");
+          if (v)
+            cuda_check(cudaMemcpyAsync(v, in_place ? vin : vout, vb, cudaMemcpyDeviceToHost, gpu->stream),
+                       "cudaMemcpyAsync(values out)");
+          cuda_check(cudaStreamSynchronize(gpu->stream), "cudaStreamSynchronize(naive host sort)");
+        };
+        return time_host_sort<K>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals, naive);
+      }
     return time_device_sort<K>(*sorter, *dev, scratch, scratch_bytes, *gpu, cfg.warmup, cfg.reps,
                                out_keys, out_vals);
   }
@@ -195,7 +225,8 @@ template <class K> struct point {
   bool run(const method& m) {
     std::unique_ptr<device_sorter<K>> sorter;
     variant_list variants;
-    if (m.gpu()) {
+    if (m.gpu() && !(m.kind == method_kind::host && m.which != peer::host_naive_pinned &&
+                     m.which != peer::host_naive_pageable)) {
       if constexpr (!is_struct_key<K>)
         if (m.which == peer::cub_segmented && !has_cub_segmented<K>) {
           rep.skipped(m.name, n(),

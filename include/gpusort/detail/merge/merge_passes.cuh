@@ -68,11 +68,20 @@ struct tile_span {
 struct flat_tiles {
   std::size_t n;
   std::size_t tile;
-  // boundaries: every tile's first position, and n
-  __device__ __forceinline__ std::size_t boundaries(std::size_t) const { return (n + tile - 1) / tile + 1; }
-  __device__ __forceinline__ std::size_t tiles(std::size_t) const { return (n + tile - 1) / tile; }
+  // The window of tiles one launch covers: [first, min(last, all tiles)).
+  // merge::sort covers every tile; the host pipeline merges one pair of
+  // chunks at a time and streams the last pass out window by window.
+  std::size_t first = 0;
+  std::size_t last = ~std::size_t(0);
+  __host__ __device__ __forceinline__ std::size_t tiles(std::size_t) const {
+    const std::size_t all = (n + tile - 1) / tile;
+    return (last < all ? last : all) - first;
+  }
+  // boundaries: every tile's first position, and the window's end
+  __host__ __device__ __forceinline__ std::size_t boundaries(std::size_t w) const { return tiles(w) + 1; }
   __device__ __forceinline__ tile_span at(std::size_t t, std::size_t) const {
-    return {0, n, t * tile < n ? t * tile : n, true};
+    const std::size_t pos = (first + t) * tile;
+    return {0, n, pos < n ? pos : n, true};
   }
 };
 

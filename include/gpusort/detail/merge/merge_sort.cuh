@@ -46,6 +46,24 @@ template <class T, class P> struct tuning {
   static constexpr int segment_blocks = element <= 4 ? 7 : (element <= 8 ? 6 : 1);
 };
 
+// One merge pass: the pairs of sorted `width`-item runs that the window of
+// output tiles `tiles` covers are merged from kin into kout (stage 3, once).
+// splits holds tiles.boundaries() entries. merge::sort runs each pass whole;
+// the host pipeline (src/host/in_core.cpp) merges a pair of chunks as soon
+// as both are sorted and streams its last pass out window by window.
+template <class Tune, class K, class P, order_for<K> Ord>
+void merge_pass(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, flat_tiles tiles,
+                std::size_t width, std::size_t* splits, Ord ord, cudaStream_t stream) {
+  const std::size_t count = tiles.tiles(width);
+  if (count == 0) return;
+  partition_kernel<<<grid_for(count + 1, Tune::partition_threads), Tune::partition_threads, 0, stream>>>(
+      kin, width, tiles, splits, ord);
+  ctx.check_launch("merge partition");
+  merge_kernel<Tune::threads, Tune::items, Tune::merge_blocks><<<grid_for(count, 1), Tune::threads, 0, stream>>>(
+      kin, kout, vin, vout, width, tiles, splits, ord);
+  ctx.check_launch("merge pass");
+}
+
 // Scratch: a second key array, a second value array, the splits.
 template <class Tune, class K, class P> std::size_t sort_temp_bytes(std::size_t n) {
   temp_layout plan;
@@ -59,7 +77,7 @@ template <class Tune, class K, class P, order_for<K> Ord>
 void sort(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, std::size_t n, Ord ord,
           cudaStream_t stream, void* temp) {
   if (n == 0) return;
-  constexpr int TH = Tune::threads, IT = Tune::items, TILE = Tune::tile, RUN = Tune::sort_tile;
+  constexpr int IT = Tune::items, TILE = Tune::tile, RUN = Tune::sort_tile;
   temp_layout plan(temp);
   K* kbuf = plan.take<K>(n);
   P* vbuf = nullptr;
@@ -76,12 +94,7 @@ void sort(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout,
       kin, k_src, vin, v_src, tile_segments{n, RUN}, ord);
   ctx.check_launch("merge block sort");
   for (std::size_t width = RUN; width < n; width *= 2) {
-    partition_kernel<<<grid_for(tiles + 1, Tune::partition_threads), Tune::partition_threads, 0, stream>>>(
-        k_src, width, flat_tiles{n, std::size_t(TILE)}, splits, ord);
-    ctx.check_launch("merge partition");
-    merge_kernel<TH, IT, Tune::merge_blocks><<<grid_for(tiles, 1), TH, 0, stream>>>(
-        k_src, k_dst, v_src, v_dst, width, flat_tiles{n, std::size_t(TILE)}, splits, ord);
-    ctx.check_launch("merge pass");
+    merge_pass<Tune>(ctx, k_src, k_dst, v_src, v_dst, flat_tiles{n, std::size_t(TILE)}, width, splits, ord, stream);
     std::swap(k_src, k_dst);
     std::swap(v_src, v_dst);
   }

@@ -1,0 +1,56 @@
+// merge_window's definition (declared in merge_window.hpp): the value width
+// picks the payload, and one merge::merge_pass runs the window. Included and
+// instantiated (GPUSORT_MERGE_WINDOW(K)) only in the generated
+// merge_sort_<kind> units, after merge/shared_sort.cuh, so the kernels it
+// launches are the ones merge::sort already compiled there.
+#pragma once
+
+#include "host/merge_window.hpp"
+
+#include <gpusort/detail/core/payload.cuh>
+#include <gpusort/detail/merge/merge_sort.cuh>
+
+namespace gpusort::detail::host {
+
+template <class C> std::size_t merge_tile(std::size_t val_size) {
+  using U = typename key_traits<C>::bits;
+  switch (val_size) {
+    case 0: return merge::tuning<U, no_value>::tile;
+    case 1: return merge::tuning<U, payload_of<1>::type>::tile;
+    case 2: return merge::tuning<U, payload_of<2>::type>::tile;
+    case 4: return merge::tuning<U, payload_of<4>::type>::tile;
+    case 8: return merge::tuning<U, payload_of<8>::type>::tile;
+    case 16: return merge::tuning<U, payload_of<16>::type>::tile;
+    default: return 0;
+  }
+}
+
+template <class C>
+void merge_window(const call_context& ctx, const C* kin, C* kout, const void* vin, void* vout,
+                  std::size_t val_size, std::size_t n, std::size_t width, std::size_t first, std::size_t last,
+                  std::size_t* splits, const key_order<C>& ord, cudaStream_t stream) {
+  using U = typename key_traits<C>::bits;
+  const full_order<C> full(ord);
+  auto pass = [&]<class P>(P*) {
+    using Tune = merge::tuning<U, P>;
+    merge::merge_pass<Tune>(ctx, kin, kout, static_cast<const P*>(vin), static_cast<P*>(vout),
+                            merge::flat_tiles{n, std::size_t(Tune::tile), first, last}, width, splits, full, stream);
+  };
+  switch (val_size) {
+    case 0: return pass(static_cast<no_value*>(nullptr));
+    case 1: return pass(static_cast<payload_of<1>::type*>(nullptr));
+    case 2: return pass(static_cast<payload_of<2>::type*>(nullptr));
+    case 4: return pass(static_cast<payload_of<4>::type*>(nullptr));
+    case 8: return pass(static_cast<payload_of<8>::type*>(nullptr));
+    case 16: return pass(static_cast<payload_of<16>::type*>(nullptr));
+    default: ctx.fail(errc::invalid_argument, "merge_window: no payload of " + std::to_string(val_size) + " bytes");
+  }
+}
+
+}  // namespace gpusort::detail::host
+
+#define GPUSORT_MERGE_WINDOW(K)                                                                          \
+  template std::size_t gpusort::detail::host::merge_tile<K>(std::size_t);                               \
+  template void gpusort::detail::host::merge_window<K>(                                                 \
+      const gpusort::detail::call_context&, const K*, K*, const void*, void*, std::size_t, std::size_t, \
+      std::size_t, std::size_t, std::size_t, std::size_t*, const gpusort::detail::key_order<K>&, cudaStream_t);

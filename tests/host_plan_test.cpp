@@ -1,0 +1,151 @@
+// Host suite: the host pipeline's plain C++ parts (src/host/): the plans
+// that cut a sort up, the k-way co-rank of the out-of-core merge (checked
+// against a stable merge computed with std::stable_sort under the oracle's
+// order) and the block ledger with its final permutation (simulated on
+// labels).
+#include "host/blocks.hpp"
+#include "host/corank.hpp"
+#include "host/plan.hpp"
+
+#include "harness/harness.hpp"
+#include "oracle.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace gpusort::detail::host;
+using gpusort::harness::dist;
+namespace h = gpusort::harness;
+
+TEST(HostPlan, InCoreChunksAreTilesAndAtMostSixteen) {
+  const auto temp = [](std::size_t m) { return m * 8 + 4096; };
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(5000), std::size_t(1) << 23,
+                        (std::size_t(3) << 22) + 12345, std::size_t(1000000000)}) {
+    const in_core_plan p = plan_in_core(n, 8, 4, 2816, temp);
+    EXPECT_EQ(p.chunks, n == 0 ? 0 : ceil_div(n, p.chunk)) << n;
+    EXPECT_LE(p.chunks, 16u) << n;
+    EXPECT_EQ(p.levels, levels_for(p.chunks)) << n;
+    if (p.levels > 0) {
+      EXPECT_EQ(p.chunk % 2816, 0u) << n;
+      EXPECT_EQ(p.window % 2816, 0u) << n;
+      EXPECT_GE(p.device_bytes, 2 * n * 12 + temp(p.chunk)) << n;
+    } else {
+      EXPECT_EQ(p.chunk, n) << n;
+      EXPECT_GE(p.device_bytes, n * 12 + temp(n)) << n;
+    }
+  }
+  // values without a payload type: one chunk, no merging
+  const in_core_plan one = plan_in_core(std::size_t(1) << 26, 4, 12, 0, temp);
+  EXPECT_EQ(one.chunks, 1u);
+  EXPECT_EQ(one.levels, 0);
+}
+
+TEST(HostPlan, OutOfCoreFitsItsBudget) {
+  const auto temp = [](std::size_t m) { return m * 12 + 100000; };
+  for (std::size_t budget : {std::size_t(1) << 20, std::size_t(3) << 20, std::size_t(16) << 30}) {
+    const out_of_core_plan p = plan_out_of_core(std::size_t(1) << 33, 8, 4, budget, temp);
+    ASSERT_TRUE(p.ok) << budget;
+    EXPECT_LE(p.device_bytes, budget);
+    EXPECT_EQ(p.slot % p.block, 0u);
+    EXPECT_EQ(p.block & (p.block - 1), 0u);
+    EXPECT_GE(p.slot / p.block, 8u);
+    EXPECT_EQ(p.runs, ceil_div(std::size_t(1) << 33, p.slot));
+    EXPECT_EQ(p.extra_blocks, p.runs);
+  }
+  EXPECT_FALSE(plan_out_of_core(1000000, 8, 4, 50000, temp).ok);  // no useful slot fits
+}
+
+// The stable merge of the runs, as (run, position) in merge order.
+template <class K>
+std::vector<std::pair<std::size_t, std::size_t>> stable_merge(const std::vector<std::vector<K>>& runs,
+                                                              const gpusort::options& opt) {
+  std::vector<std::pair<std::size_t, std::size_t>> all;
+  for (std::size_t r = 0; r < runs.size(); ++r)
+    for (std::size_t i = 0; i < runs[r].size(); ++i) all.push_back({r, i});
+  const gpusort_test::oracle_order<K> ord(opt);
+  std::stable_sort(all.begin(), all.end(),
+                   [&](auto a, auto b) { return ord.less(runs[a.first][a.second], runs[b.first][b.second]); });
+  return all;
+}
+
+template <class K> void check_corank(dist d, gpusort::order dir, int begin_bit, int end_bit) {
+  gpusort::options opt;
+  opt.direction = dir;
+  opt.begin_bit = begin_bit;
+  opt.end_bit = end_bit;
+  const gpusort::detail::key_order<K> ord(dir == gpusort::order::descending, begin_bit,
+                                          end_bit < 0 ? int(sizeof(K) * 8) : end_bit);
+  const gpusort_test::oracle_order<K> oracle(opt);
+  std::vector<std::vector<K>> runs;
+  std::vector<host_run<K>> views;
+  const std::size_t lengths[] = {1000, 0, 1, 777, 1000, 313};
+  for (std::size_t r = 0; r < std::size(lengths); ++r) {
+    runs.push_back(h::generate<K>(d, lengths[r], 11 + r));
+    std::stable_sort(runs[r].begin(), runs[r].end(), [&](K a, K b) { return oracle.less(a, b); });
+  }
+  for (const auto& r : runs) views.push_back({r.data(), r.size()});
+  const auto merged = stable_merge(runs, opt);
+  std::vector<std::size_t> want(runs.size(), 0);
+  for (std::size_t rank = 0; rank <= merged.size(); ++rank) {
+    ASSERT_EQ(corank(views, rank, ord), want) << "rank " << rank << " of " << merged.size();
+    if (rank < merged.size()) ++want[merged[rank].first];
+  }
+}
+
+TEST(HostCorank, MatchesTheStableMerge) {
+  for (auto dir : {gpusort::order::ascending, gpusort::order::descending}) {
+    check_corank<std::uint32_t>(dist::few_unique, dir, 0, -1);
+    check_corank<std::uint32_t>(dist::uniform, dir, 4, 12);
+    check_corank<float>(dist::float_special, dir, 0, -1);
+    check_corank<double>(dist::float_special, dir, 0, -1);
+    check_corank<std::int64_t>(dist::zipf, dir, 0, -1);
+    check_corank<std::int8_t>(dist::uniform, dir, 0, -1);
+  }
+}
+
+// A simulated out-of-core merge: runs of `slot` items read at random rates,
+// each piece's output blocks placed as the pipeline places them; after the
+// moves every place holds its own block.
+TEST(HostBlocks, EveryBlockComesHome) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t block = 1 + rng() % 4, per_slot = 2 + rng() % 6, slot = block * per_slot;
+    const std::size_t n = 1 + rng() % (slot * 9);
+    const std::size_t runs = ceil_div(n, slot), full = n / block;
+    block_ledger ledger(full, runs);
+    std::vector<std::size_t> read(runs, 0), held(full + runs + 1, block_ledger::none);
+    auto length = [&](std::size_t r) { return std::min(slot, n - r * slot); };
+    for (std::size_t at = 0; at < n; at += slot) {
+      // this piece reads `take` items, spread at random over the runs
+      std::size_t take = std::min(slot, n - at);
+      while (take > 0) {
+        const std::size_t r = rng() % runs;
+        const std::size_t more = std::min<std::size_t>({take, length(r) - read[r], 1 + rng() % 3});
+        for (std::size_t k = (r * slot + read[r]) / block; k < std::min((r * slot + read[r] + more) / block, full); ++k)
+          ledger.release(k);
+        read[r] += more;
+        take -= more;
+      }
+      for (std::size_t j = at / block; j < full && j * block < at + std::min(slot, n - at); ++j) {
+        const std::size_t s = ledger.place(j);
+        ASSERT_EQ(held[s], block_ledger::none) << "trial " << trial << ": place " << s << " written twice";
+        held[s] = j;
+      }
+    }
+    for (const auto& m : ledger.moves()) {
+      ASSERT_NE(held[m.from], block_ledger::none) << "trial " << trial << ": moved an empty place";
+      held[m.to] = held[m.from];
+      held[m.from] = block_ledger::none;
+    }
+    for (std::size_t j = 0; j < full; ++j) ASSERT_EQ(held[j], j) << "trial " << trial;
+  }
+}
+
+}  // namespace
