@@ -2,12 +2,18 @@
 # `gpusort sort` and `argsort` on real files, end to end (CI runs it after
 # building the CLI; without a GPU the CPU backend sorts). Good input: raw and
 # .npy files sort, and the output checks as sorted; argsort and --values
-# give the stable permutation. Bad input: each case must exit 2
-# with a message naming the fault, and leave no output file and no
-# temporary file behind:
+# give the stable permutation. The external sort (--max-memory below what
+# the input needs) must give the in-memory path's outputs bit for bit: every
+# key type, both orders, float zeros, NaNs and infinities, values of 1 to
+# 16 bytes, argsort, .npy, and more runs than one merge takes. Bad input:
+# each case must exit 2 with a message naming the fault, and leave no
+# output file and no temporary file behind:
 #   a truncated raw file, a malformed .npy header, an unsupported dtype, a
 #   Fortran-ordered array, a wrong --key, an unreadable input, an
-#   unwritable output folder, and a full disk (a file-size limit).
+#   unwritable output folder, a bad --max-memory, and a full disk (a
+#   file-size limit), in memory and on the external path's runs and output.
+# Off a terminal the commands end with one summary line on stderr; --quiet
+# drops it.
 # Usage: tests/cli_files_test.sh [path/to/gpusort]
 set -uo pipefail
 bin=${1:-build/gpusort}
@@ -17,6 +23,9 @@ fails=0
 pass() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; fails=$((fails + 1)); }
 
+# leftovers: the first output or temporary file left in the folder, if any
+leftovers() { find "$dir" -name 'out*' -o -name '.out*' -o -name '.gpusort-run*' | head -1; }
+
 # refuse NAME PATTERN ARGS...: exit 2, the message matches, no output left
 refuse() {
   local name=$1 pattern=$2
@@ -25,7 +34,7 @@ refuse() {
   err=$("$bin" sort "$@" 2>&1 >/dev/null)
   rc=$?
   local left
-  left=$(find "$dir" -name 'out*' -o -name '.out*' | head -1)
+  left=$(leftovers)
   if [ "$rc" -eq 2 ] && grep -q -- "$pattern" <<< "$err" && [ -z "$left" ]; then
     pass "$name"
   else
@@ -34,10 +43,10 @@ refuse() {
   rm -f "$dir"/out* "$dir"/.out*
 }
 
-# npy FILE DICT BYTES: a version 1.0 .npy file with header dict DICT and
-# BYTES bytes of data
+# npy FILE DICT BYTES [DATA]: a version 1.0 .npy file with header dict DICT
+# and BYTES bytes of data (from the file DATA, or random)
 npy() {
-  local file=$1 dict=$2 bytes=$3
+  local file=$1 dict=$2 bytes=$3 data=${4:-/dev/urandom}
   local len=$(( ${#dict} + 1 ))
   local pad=$(( (64 - (10 + len) % 64) % 64 ))
   local total=$(( len + pad ))
@@ -45,16 +54,16 @@ npy() {
     printf '\x93NUMPY\x01\x00'
     printf "\\x$(printf %02x $((total & 255)))\\x$(printf %02x $((total >> 8)))"
     printf '%s%*s\n' "$dict" "$pad" ''
-    head -c "$bytes" /dev/urandom
+    head -c "$bytes" "$data"
   } > "$file"
 }
 
 # good input
 "$bin" gen --key u32 --n 100003 --dist uniform "$dir/keys.bin" > /dev/null
-if "$bin" sort --key u32 "$dir/keys.bin" "$dir/sorted.bin" > /dev/null &&
+if "$bin" sort --quiet --key u32 "$dir/keys.bin" "$dir/sorted.bin" > /dev/null &&
    "$bin" verify --key u32 "$dir/sorted.bin" > /dev/null; then pass "raw u32 sorts"; else fail "raw u32 sorts"; fi
 npy "$dir/keys.npy" "{'descr': '<i8', 'fortran_order': False, 'shape': (5000,), }" 40000
-if "$bin" sort "$dir/keys.npy" "$dir/sorted.npy" > /dev/null &&
+if "$bin" sort --quiet "$dir/keys.npy" "$dir/sorted.npy" > /dev/null &&
    tail -c 40000 "$dir/sorted.npy" > "$dir/sorted_i64.bin" &&
    "$bin" verify --key i64 "$dir/sorted_i64.bin" > /dev/null &&
    [ "$(head -c 6 "$dir/sorted.npy" | od -An -c | tr -d ' ')" = "223NUMPY" ]; then
@@ -67,8 +76,8 @@ fi
 # permutation, and pairs that move together
 "$bin" gen --key u16 --n 20011 --dist few_unique "$dir/k16.bin" > /dev/null
 python3 -c "import struct,sys; n=20011; open(sys.argv[1],'wb').write(struct.pack('<%dQ'%n,*range(n)))" "$dir/v64.bin"
-if "$bin" argsort --key u16 "$dir/k16.bin" "$dir/perm.bin" > /dev/null &&
-   "$bin" sort --key u16 --values "$dir/v64.bin" --values-out "$dir/sv.bin" "$dir/k16.bin" "$dir/sk.bin" > /dev/null &&
+if "$bin" argsort --quiet --key u16 "$dir/k16.bin" "$dir/perm.bin" > /dev/null &&
+   "$bin" sort --quiet --key u16 --values "$dir/v64.bin" --values-out "$dir/sv.bin" "$dir/k16.bin" "$dir/sk.bin" > /dev/null &&
    python3 - "$dir" <<'PY'
 import struct, sys
 d = sys.argv[1]
@@ -80,6 +89,78 @@ sv = struct.unpack('<20011Q', open(d + '/sv.bin', 'rb').read())
 assert list(perm) == want and list(sv) == want and list(sk) == [keys[i] for i in want]
 PY
 then pass "argsort and --values (stable)"; else fail "argsort and --values (stable)"; fi
+
+# the external sort against the in-memory path
+# agrees NAME BUDGET COMMAND ARGS...: `gpusort COMMAND ARGS` in memory and with
+# --max-memory BUDGET (which must sort externally, leaving no run file) give the
+# same bytes in every output; @ in ARGS stands for the outputs' prefix
+agrees() {
+  local name=$1 budget=$2 cmd=$3
+  shift 3
+  local mem=() ext=() a f err bad=""
+  for a in "$@"; do
+    mem+=("${a//@/$dir/mem}")
+    ext+=("${a//@/$dir/ext}")
+  done
+  "$bin" "$cmd" "${mem[@]}" > /dev/null 2>&1 || bad="in-memory sort failed"
+  err=$("$bin" "$cmd" --max-memory "$budget" "${ext[@]}" 2>&1 >/dev/null) || bad="${bad:-external sort failed: $err}"
+  grep -q "external (" <<< "$err" || bad="${bad:-not external: $err}"
+  for f in "$dir"/mem.*; do
+    [ -e "$f" ] || { bad="${bad:-no output}"; continue; }
+    cmp -s "$f" "${f/mem./ext.}" || bad="${bad:-${f##*/} differs}"
+  done
+  [ -n "$(leftovers)" ] && bad="${bad:-left $(leftovers)}"
+  if [ -z "$bad" ]; then pass "$name"; else fail "$name ($bad)"; fi
+  rm -f "$dir"/mem.* "$dir"/ext.*
+}
+"$bin" gen --key u32 --n 1000003 --dist uniform "$dir/big.bin" > /dev/null
+agrees "external u32 (8 runs)" 1M sort --key u32 "$dir/big.bin" @.bin
+agrees "external u32, descending" 1M sort --key u32 --descending "$dir/big.bin" @.bin
+agrees "external u32, 62 runs in 6 merge passes" 128K sort --key u32 "$dir/big.bin" @.bin
+if "$bin" sort --key u32 --max-memory 1M "$dir/big.bin" "$dir/sorted_big.bin" > /dev/null 2>&1 &&
+   "$bin" verify --key u32 "$dir/sorted_big.bin" > /dev/null; then
+  pass "external u32 verifies"
+else
+  fail "external u32 verifies"
+fi
+for k in u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64; do
+  "$bin" gen --key $k --n 200003 --dist few_unique "$dir/k_$k.bin" > /dev/null
+  agrees "external $k" 256K sort --key $k "$dir/k_$k.bin" @.bin
+  agrees "external $k, descending" 256K sort --key $k --descending "$dir/k_$k.bin" @.bin
+done
+# f32: both zeros, NaNs of either sign and several payloads, infinities, many
+# of each (their order among equals shows), among ordinary floats
+python3 - "$dir/special.bin" <<'PY'
+import random, struct, sys
+random.seed(7)
+special = [0x00000000, 0x80000000, 0x7fc00000, 0x7f800001, 0x7fffffff, 0xffc00000, 0xff800001,
+           0x7f800000, 0xff800000, 0x00000001, 0x80000001]
+n = 400000
+words = [random.choice(special) if random.random() < 0.5 else
+         struct.unpack('<I', struct.pack('<f', random.uniform(-1e3, 1e3)))[0] for _ in range(n)]
+open(sys.argv[1], 'wb').write(struct.pack('<%dI' % n, *words))
+PY
+agrees "external f32: -0.0, +0.0, NaN, inf" 1M sort --key f32 "$dir/special.bin" @.bin
+agrees "external f32 specials, descending" 1M sort --key f32 --descending "$dir/special.bin" @.bin
+python3 -c "import struct,sys; n=400000; open(sys.argv[1],'wb').write(struct.pack('<%dI'%n,*range(n)))" "$dir/v32.bin"
+agrees "external f32 specials + u32 values (stable)" 1M sort --key f32 --values "$dir/v32.bin" --values-out @.v "$dir/special.bin" @.bin
+# i64 keys with few distinct values: ties across runs, values of 1 to 16 bytes
+for w in 1 2 4 8 16; do
+  head -c $((200003 * w)) /dev/urandom > "$dir/v$w.bin"
+  agrees "external i64 + $w-byte values" 1M sort --key i64 --values "$dir/v$w.bin" --values-out @.v "$dir/k_i64.bin" @.bin
+done
+agrees "external i64 + 8-byte values, descending" 1M sort --key i64 --descending --values "$dir/v8.bin" --values-out @.v "$dir/k_i64.bin" @.bin
+agrees "external argsort u16" 256K argsort --key u16 "$dir/k_u16.bin" @.bin
+agrees "external argsort f32 specials, u64 indices" 1M argsort --key f32 --index u64 "$dir/special.bin" @.bin
+agrees "external argsort, descending" 1M argsort --key i64 --descending "$dir/k_i64.bin" @.bin
+npy "$dir/special.npy" "{'descr': '<f4', 'fortran_order': False, 'shape': (400000,), }" 1600000 "$dir/special.bin"
+npy "$dir/v8.npy" "{'descr': '<u8', 'fortran_order': False, 'shape': (200003,), }" 1600024 "$dir/v8.bin"
+npy "$dir/k_i64.npy" "{'descr': '<i8', 'fortran_order': False, 'shape': (200003,), }" 1600024 "$dir/k_i64.bin"
+agrees "external .npy f32 in and out" 1M sort "$dir/special.npy" @.npy
+agrees "external .npy keys and values" 1M sort --values "$dir/v8.npy" --values-out @.v.npy "$dir/k_i64.npy" @.npy
+agrees "external .npy argsort" 1M argsort "$dir/special.npy" @.npy
+"$bin" gen --key u32 --n 1048576 --dist uniform "$dir/big4m.bin" > /dev/null
+npy "$dir/big4m.npy" "{'descr': '<u4', 'fortran_order': False, 'shape': (1048576,), }" 4194304 "$dir/big4m.bin"
 
 # bad input
 head -c 1001 "$dir/keys.bin" > "$dir/trunc.bin"
@@ -107,15 +188,54 @@ head -c 30000 "$dir/v64.bin" > "$dir/v3.bin"
 refuse "values of a bad width" "values must be 1, 2, 4, 8 or 16 bytes" --key u16 --values "$dir/v3.bin" --values-out "$dir/outv.bin" "$dir/k16.bin" "$dir/out.bin"
 refuse "--values without --values-out" "go together" --key u16 --values "$dir/v64.bin" "$dir/k16.bin" "$dir/out.bin"
 refuse "output folder missing" "cannot create a temporary file" --key u32 "$dir/keys.bin" "$dir/none/out.bin"
-# a full disk: a file-size limit of 100 KB against 400 KB of output
-err=$( (ulimit -f 100; "$bin" sort --key u32 "$dir/keys.bin" "$dir/out.bin") 2>&1 >/dev/null)
-rc=$?
-left=$(find "$dir" -name 'out*' -o -name '.out*' | head -1)
-if [ "$rc" -eq 2 ] && grep -q "cannot write" <<< "$err" && [ -z "$left" ]; then
-  pass "full disk (ulimit -f)"
+refuse "bad --max-memory" "bad --max-memory" --max-memory 12Q --key u32 "$dir/keys.bin" "$dir/out.bin"
+refuse "--max-memory below 64K" "below the least budget" --max-memory 1K --key u32 "$dir/keys.bin" "$dir/out.bin"
+
+# full LIMIT_KB PATTERN NAME ARGS... IN OUT: `sort ARGS IN OUT` under a
+# file-size limit (a full disk) exits 2 with the message, leaving no output
+# or temporary file, and IN as it was
+full() {
+  local limit=$1 pattern=$2 name=$3
+  shift 3
+  local in=${*: -2:1} err rc left before
+  before=$(cksum < "$in")
+  err=$( (ulimit -f "$limit"; "$bin" sort "$@") 2>&1 >/dev/null)
+  rc=$?
+  left=$(leftovers)
+  [ "$(cksum < "$in")" = "$before" ] || left="${left:-$in changed}"
+  if [ "$rc" -eq 2 ] && grep -q "$pattern" <<< "$err" && [ -z "$left" ]; then
+    pass "$name"
+  else
+    fail "$name (exit $rc, message: $err, left: $left)"
+  fi
+  rm -f "$dir"/out* "$dir"/.out*
+}
+# 100 KB against 400 KB of output
+full 100 "cannot write '$dir/out.bin'" "full disk (ulimit -f)" --key u32 "$dir/keys.bin" "$dir/out.bin"
+# the external path: its first run is 512 KB
+full 100 "cannot write a temporary run file" "full disk on the external sort's runs" \
+  --max-memory 1M --key u32 "$dir/big.bin" "$dir/out.bin"
+# the runs fit in 4 MiB, the .npy output (a header, then 4 MiB) does not
+full 4096 "cannot write '$dir/out.npy'" "full disk on the external sort's output" \
+  --max-memory 1M "$dir/big4m.npy" "$dir/out.npy"
+
+# the summary line: one off a terminal, none with --quiet
+err=$("$bin" sort --key u32 --max-memory 1M "$dir/big.bin" "$dir/out.bin" 2>&1 >/dev/null)
+if [ "$(wc -l <<< "$err")" -eq 1 ] &&
+   grep -q "^gpusort sort: 1000003 u32 keys, 3.8 MiB in .* s (.*/s), backend .*, external (8 runs, 1 merge pass)$" <<< "$err"; then
+  pass "summary line off a terminal"
 else
-  fail "full disk (ulimit -f) (exit $rc, message: $err, left: $left)"
+  fail "summary line off a terminal (got: $err)"
 fi
+err=$("$bin" argsort --key u32 "$dir/keys.bin" "$dir/out.bin" 2>&1 >/dev/null)
+if [ "$(wc -l <<< "$err")" -eq 1 ] && grep -q "^gpusort argsort: 100003 u32 keys to u32 indices, .* in memory$" <<< "$err"; then
+  pass "summary line, in memory"
+else
+  fail "summary line, in memory (got: $err)"
+fi
+err=$("$bin" sort --quiet --key u32 --max-memory 1M "$dir/big.bin" "$dir/out.bin" 2>&1 >/dev/null)
+if [ -z "$err" ]; then pass "--quiet: no summary"; else fail "--quiet: no summary (got: $err)"; fi
+rm -f "$dir"/out*
 
 echo "cli_files_test: $fails failed"
 [ "$fails" -eq 0 ]

@@ -108,6 +108,31 @@ std::uint64_t parse_count(std::string_view text, std::string_view what) {
   return v << exp;
 }
 
+std::uint64_t parse_bytes(std::string_view text, std::string_view what) {
+  auto bad = [&] {
+    return usage_error("bad " + std::string(what) + " '" + std::string(text) +
+                       "' (expected bytes such as 1048576, 1024K, 64M or 2G)");
+  };
+  std::string_view digits = text;
+  for (std::string_view suffix : {"iB", "B"})  // 64MiB, 64MB and 64M alike; 512B
+    if (digits.size() > suffix.size() && digits.ends_with(suffix)) {
+      digits.remove_suffix(suffix.size());
+      break;
+    }
+  unsigned shift = 0;
+  if (!digits.empty()) {
+    static constexpr std::string_view units = "KMGT";
+    const std::size_t u = units.find(char(digits.back() & ~0x20));  // either case
+    if (u != std::string_view::npos) {
+      shift = 10 * unsigned(u + 1);
+      digits.remove_suffix(1);
+    }
+  }
+  std::uint64_t v = 0;
+  if (!parse_u64(digits, v) || v > (~std::uint64_t(0) >> shift)) throw bad();
+  return v << shift;
+}
+
 std::vector<std::string> split_list(std::string_view text) {
   std::vector<std::string> out;
   std::size_t start = 0;

@@ -59,6 +59,9 @@ class parsed_args {
 
 // "1048576", "2^20" or "1<<20"; usage_error otherwise (names `what`).
 std::uint64_t parse_count(std::string_view text, std::string_view what);
+// Bytes: "1048576", or with a binary unit "1024K", "64M", "2G", "1T" (any
+// case, "64MiB" and "64MB" too); usage_error otherwise (names `what`).
+std::uint64_t parse_bytes(std::string_view text, std::string_view what);
 std::vector<std::string> split_list(std::string_view text);  // "a,b,c"
 // --pivots: "sampled" or "interpolated" (sample sort's pivot rule);
 // usage_error otherwise.

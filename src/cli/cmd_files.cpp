@@ -3,7 +3,8 @@
 #include "commands.hpp"
 #include "file_io.hpp"
 #include "key_file.hpp"
-#include "npy.hpp"
+#include "progress.hpp"
+#include "sort_job.hpp"
 #include "dists.hpp"
 #include "keys.hpp"
 #include "bench/methods.hpp"
@@ -12,12 +13,9 @@
 
 #include <gpusort/gpusort.hpp>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdint>
-#include <cstring>
 #include <optional>
-#include <span>
 #include <string>
 
 namespace gpusort::cli {
@@ -42,7 +40,8 @@ const char* verify_usage =
 
 const char* sort_usage =
     "usage: gpusort sort [--key K] [--descending] [--algo A] [--pivots P]\n"
-    "                    [--values VALS --values-out VALS_OUT] IN OUT\n"
+    "                    [--values VALS --values-out VALS_OUT] [--max-memory BYTES]\n"
+    "                    [--quiet] IN OUT\n"
     "\n"
     "Sorts the keys in IN through gpusort::sort (on the GPU when one is present,\n"
     "else the parallel CPU sort), prints the backend that ran, and writes OUT\n"
@@ -53,16 +52,28 @@ const char* sort_usage =
     "             size/n bytes (1, 2, 4, 8 or 16), or .npy; written to VALS_OUT\n"
     "  --algo A   GPU algorithm: automatic (default) or one of: %s\n"
     "  --pivots P sample sort's pivots: sampled (default, from a random sample)\n"
-    "             or interpolated (evenly spaced over the keys' [min, max])\n";
+    "             or interpolated (evenly spaced over the keys' [min, max])\n"
+    "%s";
 
 const char* argsort_usage =
-    "usage: gpusort argsort [--key K] [--descending] [--index u32|u64] [--algo A] IN OUT\n"
+    "usage: gpusort argsort [--key K] [--descending] [--index u32|u64] [--algo A]\n"
+    "                       [--max-memory BYTES] [--quiet] IN OUT\n"
     "\n"
     "Writes the stable sorting permutation of the keys in IN (raw keys of type\n"
     "K, or a .npy array as for sort): OUT[i] is the position in IN of the i-th\n"
     "smallest key. Indices are u32 (u64 beyond 2^32 - 1 keys, or --index u64),\n"
     "raw, or .npy when IN is .npy.\n"
-    "  --algo A   GPU algorithm: automatic (default) or one of: %s\n";
+    "  --algo A   GPU algorithm: automatic (default) or one of: %s\n"
+    "%s";
+
+// The options of sort and argsort both, after their own.
+const char* memory_usage =
+    "  --max-memory BYTES  host memory for the data (K, M, G suffixes; at least\n"
+    "             64K; default: half the available memory). Larger inputs are\n"
+    "             sorted externally: sorted runs in a temporary file in OUT's\n"
+    "             folder, then a k-way merge into OUT\n"
+    "  --quiet    no progress bar on a terminal, and no summary line on stderr\n"
+    "             (printed at the end when stderr is not a terminal)\n";
 
 // The key option, checked against the 12 names before anything else runs.
 std::string key_option(const parsed_args& a) {
@@ -135,20 +146,6 @@ int cmd_verify(int argc, char** argv) {
 
 namespace {
 
-// Values of `width` bytes as a type: f.template operator()<V>().
-struct value16 {
-  std::uint64_t lo, hi;
-};
-template <class F> void with_value_width(std::size_t width, F&& f) {
-  switch (width) {
-    case 1: return f.template operator()<std::uint8_t>();
-    case 2: return f.template operator()<std::uint16_t>();
-    case 4: return f.template operator()<std::uint32_t>();
-    case 8: return f.template operator()<std::uint64_t>();
-    default: return f.template operator()<value16>();
-  }
-}
-
 // The options sort and argsort share: order, algorithm, pivots.
 options sort_options(const parsed_args& a, std::string& algo) {
   options opt = order_options(a);
@@ -162,56 +159,75 @@ options sort_options(const parsed_args& a, std::string& algo) {
   return opt;
 }
 
-// What sort and argsort share: order, algorithm and pivots, IN and OUT;
-// `extra`: the command's own options. nullopt once --help is printed.
+// What sort and argsort share: order, algorithm and pivots, the memory
+// budget, IN and OUT; `extra`: the command's own options. nullopt once
+// --help is printed.
 struct sort_call {
   parsed_args a;
   std::string algo;
   options opt;
+  std::size_t budget;
   std::string in, out;
 };
 std::optional<sort_call> parse_sort_call(int argc, char** argv, std::vector<option_spec> extra, const char* name,
                                          const char* usage) {
-  std::vector<option_spec> spec = {{"key", true}, {"descending", false}, {"algo", true}, {"pivots", true}};
+  std::vector<option_spec> spec = {{"key", true},        {"descending", false}, {"algo", true},
+                                   {"pivots", true},     {"max-memory", true},  {"quiet", false}};
   spec.insert(spec.end(), extra.begin(), extra.end());
   parsed_args a(argc, argv, 2, std::move(spec), name);
   if (a.flag("help")) {
-    std::printf(usage, bench::our_algorithm_names().c_str());
+    std::printf(usage, bench::our_algorithm_names().c_str(), memory_usage);
     return std::nullopt;
   }
   a.expect_positionals(2, 2, "an input and an output file");
-  sort_call c{a, "", {}, a.positionals()[0], a.positionals()[1]};
+  sort_call c{a, "", {}, 0, a.positionals()[0], a.positionals()[1]};
   c.opt = sort_options(a, c.algo);
+  c.budget = memory_budget(a.value("max-memory"));
   return c;
 }
 
-template <class T> std::vector<T> elements_of(array_file& f) {
-  std::vector<T> v(f.count);
-  if (!v.empty()) std::memcpy(v.data(), f.data(), v.size() * sizeof(T));
-  std::vector<unsigned char>().swap(f.bytes);  // the file's copy freed before the sort
-  return v;
+// The job's keys and options; the caller adds the values and outputs.
+sort_job job_for(const sort_call& c, const array_file& keys) {
+  sort_job job;
+  job.keys = &keys;
+  job.folder = folder_of(c.out);
+  job.opt = c.opt;
+  job.budget = c.budget;
+  return job;
 }
 
-// Writes `n` elements of `width` bytes (a .npy array of `key` when npy);
-// the caller commits.
-void write_elements(atomic_file& out, bool npy, const std::string& key, const void* data, std::size_t n,
-                    std::size_t width) {
-  if (npy) {
-    const std::string header = npy_header(key, n);
-    out.write(header.data(), header.size());
-  }
-  out.write(data, n * width);
+// "8 runs, 1 merge pass": how the external sort went.
+std::string runs_text(const sort_outcome& o) {
+  return std::to_string(o.runs) + " runs, " + std::to_string(o.passes) + " merge pass" + (o.passes == 1 ? "" : "es");
 }
 
-void report(backend b, std::size_t n, const std::string& key, const options& opt, const std::string& algo,
-            double ms, const char* what) {
-  std::printf("backend: %s\n", std::string(to_string(b)).c_str());
-  std::printf("sorted %zu %s keys%s (%s, algo %s) in %.3f ms (including transfers)\n", n, key.c_str(), what,
-              opt.direction == order::descending ? "descending" : "ascending", algo.c_str(), ms);
+// Runs the job with progress on stderr (none with --quiet) and prints on
+// stdout the backend and what was sorted; the caller commits the outputs,
+// then calls progress::finish with summary().
+sort_outcome run_and_report(const sort_call& c, const sort_job& job, progress& p, const char* what) {
+  const sort_outcome o = run_sort_job(job, p);
+  p.clear();
+  std::printf("backend: %s\n", std::string(to_string(o.used)).c_str());
+  const std::string how = o.runs ? "external: " + runs_text(o) + ", file reads and writes included"
+                                 : "including transfers";
+  std::printf("sorted %zu %s keys%s (%s, algo %s) in %.3f ms (%s)\n", job.keys->count, job.keys->key.c_str(), what,
+              c.opt.direction == order::descending ? "descending" : "ascending", c.algo.c_str(), o.sort_ms,
+              how.c_str());
+  return o;
 }
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+// The line printed at the end off a terminal: what was sorted, n, bytes,
+// seconds, rate, backend, in memory or external.
+std::string summary(const char* command, const sort_job& job, const sort_outcome& o, double seconds,
+                    const std::string& what) {
+  const std::size_t bytes = job.keys->bytes() + (job.values ? job.values->bytes() : 0);
+  const std::string where = o.runs ? "external (" + runs_text(o) + ")" : "in memory";
+  char line[512];
+  std::snprintf(line, sizeof line, "gpusort %s: %zu %s keys%s, %s in %.3f s (%s/s), backend %s, %s", command,
+                job.keys->count, job.keys->key.c_str(), what.c_str(), human_bytes(double(bytes)).c_str(), seconds,
+                human_bytes(seconds > 0 ? double(bytes) / seconds : 0.0).c_str(),
+                std::string(to_string(o.used)).c_str(), where.c_str());
+  return line;
 }
 
 }  // namespace
@@ -219,70 +235,58 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 int cmd_sort(int argc, char** argv) {
   const auto call = parse_sort_call(argc, argv, {{"values", true}, {"values-out", true}}, "sort", sort_usage);
   if (!call) return exit_ok;
-  const auto& [a, algo, opt, in, out] = *call;
+  const parsed_args& a = call->a;
   if (a.value("values").has_value() != a.value("values-out").has_value())
     throw usage_error("--values and --values-out go together");
 
-  array_file keys_file = read_keys(in, a.value_or("key", ""));
-  const std::string key = keys_file.key;
-  array_file vals_file;
-  if (a.value("values")) vals_file = read_values(*a.value("values"), keys_file.count);
+  const array_file keys_file = open_keys(call->in, a.value_or("key", ""));
+  std::optional<array_file> vals_file;
+  if (a.value("values")) vals_file = open_values(*a.value("values"), keys_file.count);
+  atomic_file output(call->out);  // fails now, before sorting, if OUT cannot be written
+  std::optional<atomic_file> vals_output;
+  if (vals_file) vals_output.emplace(*a.value("values-out"));
 
-  with_key(key, [&]<class K>() {
-    std::vector<K> keys = elements_of<K>(keys_file);
-    atomic_file output(out);  // fails now, before sorting, if OUT cannot be written
-    if (!a.value("values")) {
-      const auto t0 = std::chrono::steady_clock::now();
-      const backend b = sort<K>(std::span<K>(keys), opt);
-      report(b, keys.size(), key, opt, algo, ms_since(t0), "");
-      write_elements(output, keys_file.npy, key, keys.data(), keys.size(), sizeof(K));
-      output.commit();
-      std::printf("wrote %s%s\n", out.c_str(), keys_file.npy ? " (.npy)" : "");
-      return;
-    }
-    atomic_file vals_output(*a.value("values-out"));
-    with_value_width(vals_file.width, [&]<class V>() {
-      std::vector<V> vals = elements_of<V>(vals_file);
-      const auto t0 = std::chrono::steady_clock::now();
-      const backend b = sort<K, V>(std::span<K>(keys), std::span<V>(vals), opt);
-      report(b, keys.size(), key, opt, algo, ms_since(t0), " with their values");
-      write_elements(output, keys_file.npy, key, keys.data(), keys.size(), sizeof(K));
-      write_elements(vals_output, vals_file.npy, vals_file.key, vals.data(), vals.size(), sizeof(V));
-      output.commit();  // both written in full before either appears
-      vals_output.commit();
-      std::printf("wrote %s and %s\n", out.c_str(), a.value("values-out")->c_str());
-    });
-  });
+  sort_job job = job_for(*call, keys_file);
+  job.keys_out = {&output, keys_file.npy, keys_file.key};
+  if (vals_file) {
+    job.values = &*vals_file;
+    job.value_width = vals_file->width;
+    job.values_out = {&*vals_output, vals_file->npy, vals_file->key};
+  }
+  progress p(a.flag("quiet"));
+  const sort_outcome o = run_and_report(*call, job, p, vals_file ? " with their values" : "");
+  output.commit();  // both written in full before either appears
+  if (vals_output) {
+    vals_output->commit();
+    std::printf("wrote %s and %s\n", call->out.c_str(), a.value("values-out")->c_str());
+  } else {
+    std::printf("wrote %s%s\n", call->out.c_str(), keys_file.npy ? " (.npy)" : "");
+  }
+  p.finish(summary("sort", job, o, p.seconds(),
+                   vals_file ? " with " + std::to_string(vals_file->width) + "-byte values" : ""));
   return exit_ok;
 }
 
 int cmd_argsort(int argc, char** argv) {
   const auto call = parse_sort_call(argc, argv, {{"index", true}}, "argsort", argsort_usage);
   if (!call) return exit_ok;
-  const auto& [a, algo, opt, in, out] = *call;
-  array_file keys_file = read_keys(in, a.value_or("key", ""));
-  const std::string key = keys_file.key;
+  const parsed_args& a = call->a;
+  const array_file keys_file = open_keys(call->in, a.value_or("key", ""));
   const std::string index = a.value_or("index", keys_file.count > 0xFFFFFFFFull ? "u64" : "u32");
   if (index != "u32" && index != "u64") throw usage_error("--index must be u32 or u64, not '" + index + "'");
   if (index == "u32" && keys_file.count > 0xFFFFFFFFull)
     throw usage_error(std::to_string(keys_file.count) + " keys need --index u64");
+  atomic_file output(call->out);
 
-  with_key(key, [&]<class K>() {
-    std::vector<K> keys = elements_of<K>(keys_file);
-    atomic_file output(out);
-    auto run = [&]<class I>() {
-      std::vector<I> idx(keys.size());
-      for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = I(i);
-      const auto t0 = std::chrono::steady_clock::now();
-      const backend b = sort<K, I>(std::span<K>(keys), std::span<I>(idx), opt);
-      report(b, keys.size(), key, opt, algo, ms_since(t0), " for their permutation");
-      write_elements(output, keys_file.npy, index, idx.data(), idx.size(), sizeof(I));
-      output.commit();
-      std::printf("wrote %s (%s indices%s)\n", out.c_str(), index.c_str(), keys_file.npy ? ", .npy" : "");
-    };
-    if (index == "u64") run.template operator()<std::uint64_t>();
-    else run.template operator()<std::uint32_t>();
-  });
+  // The indices move with the keys as values; only they are written.
+  sort_job job = job_for(*call, keys_file);
+  job.value_width = index == "u64" ? 8 : 4;
+  job.values_out = {&output, keys_file.npy, index};
+  progress p(a.flag("quiet"));
+  const sort_outcome o = run_and_report(*call, job, p, " for their permutation");
+  output.commit();
+  std::printf("wrote %s (%s indices%s)\n", call->out.c_str(), index.c_str(), keys_file.npy ? ", .npy" : "");
+  p.finish(summary("argsort", job, o, p.seconds(), " to " + index + " indices"));
   return exit_ok;
 }
 

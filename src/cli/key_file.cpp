@@ -1,9 +1,11 @@
 #include "key_file.hpp"
 
 #include "args.hpp"
-#include "file_io.hpp"
 #include "keys.hpp"
 #include "npy.hpp"
+
+#include <algorithm>
+#include <vector>
 
 namespace gpusort::cli {
 
@@ -16,12 +18,18 @@ std::size_t key_width(const std::string& key) {
   return width;
 }
 
-array_file read_array(const std::string& path) {
-  array_file f;
-  f.bytes = read_raw(path, 1, "byte");
-  f.npy = is_npy(f.bytes.data(), f.bytes.size());
+// The file, and its header when it is .npy: the magic and length first,
+// then the whole header.
+array_file open_array(const std::string& path) {
+  array_file f(input_file{path});
+  const std::size_t size = f.file.size();
+  std::vector<unsigned char> head(std::min(size, npy_prefix_size));
+  f.file.read(0, head.data(), head.size());
+  f.npy = is_npy(head.data(), head.size());
   if (f.npy) {
-    const npy_array a = parse_npy(f.bytes.data(), f.bytes.size(), path);
+    head.resize(npy_header_size(head.data(), size, path));
+    f.file.read(0, head.data(), head.size());
+    const npy_array a = parse_npy(head.data(), size, path);
     f.key = a.key;
     f.offset = a.offset;
     f.count = a.count;
@@ -32,9 +40,9 @@ array_file read_array(const std::string& path) {
 
 }  // namespace
 
-array_file read_keys(const std::string& path, const std::string& key) {
+array_file open_keys(const std::string& path, const std::string& key) {
   if (!key.empty()) key_width(key);  // an unknown --key is refused before any reading
-  array_file f = read_array(path);
+  array_file f = open_array(path);
   if (f.npy) {
     if (!key.empty() && key != f.key)
       throw usage_error("--key " + key + " does not match '" + path + "', a .npy file of " + f.key + " keys");
@@ -43,23 +51,24 @@ array_file read_keys(const std::string& path, const std::string& key) {
   if (key.empty()) throw usage_error("'" + path + "' is a raw file: --key is required");
   f.key = key;
   f.width = key_width(key);
-  if (f.bytes.size() % f.width != 0)
-    throw usage_error("'" + path + "' is " + std::to_string(f.bytes.size()) + " bytes, not a multiple of the " + key +
+  const std::size_t size = f.file.size();
+  if (size % f.width != 0)
+    throw usage_error("'" + path + "' is " + std::to_string(size) + " bytes, not a multiple of the " + key +
                       " key size (" + std::to_string(f.width) + " bytes)");
-  f.count = f.bytes.size() / f.width;
+  f.count = size / f.width;
   return f;
 }
 
-array_file read_values(const std::string& path, std::size_t count) {
-  array_file f = read_array(path);
+array_file open_values(const std::string& path, std::size_t count) {
+  array_file f = open_array(path);
   if (f.npy) {
     if (f.count != count)
       throw usage_error("'" + path + "' holds " + std::to_string(f.count) + " values for " + std::to_string(count) +
                         " keys");
     return f;
   }
-  const std::size_t size = f.bytes.size();
-  f.width = count ? size / count : 0;
+  const std::size_t size = f.file.size();
+  f.width = count ? size / count : 1;  // no keys: an empty file of any width
   if (count == 0 ? size != 0 : size % count != 0 || (f.width != 1 && f.width != 2 && f.width != 4 && f.width != 8 && f.width != 16))
     throw usage_error("'" + path + "' is " + std::to_string(size) + " bytes for " + std::to_string(count) +
                       " keys: values must be 1, 2, 4, 8 or 16 bytes each");

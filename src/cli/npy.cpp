@@ -45,7 +45,7 @@ bool is_npy(const unsigned char* bytes, std::size_t size) {
   return size >= npy_magic_size && std::memcmp(bytes, npy_magic, npy_magic_size) == 0;
 }
 
-npy_array parse_npy(const unsigned char* bytes, std::size_t size, const std::string& path) {
+std::size_t npy_header_size(const unsigned char* bytes, std::size_t size, const std::string& path) {
   if (!is_npy(bytes, size)) bad(path, "not a .npy file (no \\x93NUMPY magic)");
   if (size < 10) bad(path, "truncated .npy header (" + std::to_string(size) + " bytes)");
   const unsigned major = bytes[6];
@@ -64,7 +64,13 @@ npy_array parse_npy(const unsigned char* bytes, std::size_t size, const std::str
   if (start + header_len > size)
     bad(path, "truncated .npy header (it says " + std::to_string(header_len) + " bytes, the file has " +
                   std::to_string(size - start) + ")");
-  const std::string_view dict(reinterpret_cast<const char*>(bytes + start), header_len);
+  return start + header_len;
+}
+
+npy_array parse_npy(const unsigned char* bytes, std::size_t size, const std::string& path) {
+  const std::size_t header_end = npy_header_size(bytes, size, path);
+  const std::size_t start = bytes[6] == 1 ? 10 : 12;  // version 1.0: a 2-byte length, else 4
+  const std::string_view dict(reinterpret_cast<const char*>(bytes + start), header_end - start);
   if (dict.find('{') == std::string_view::npos || dict.find('}') == std::string_view::npos)
     bad(path, "malformed .npy header: no {...} dict");
 
@@ -113,7 +119,7 @@ npy_array parse_npy(const unsigned char* bytes, std::size_t size, const std::str
 
   const std::size_t elem = std::size_t(descr[2] - '0');
   a.count = count;
-  a.offset = start + header_len;
+  a.offset = header_end;
   const std::size_t data = size - a.offset;
   if (elem == 0 || count > data / elem || count * elem != data)
     bad(path, "the .npy header says " + std::to_string(count) + " elements (" +

@@ -23,8 +23,16 @@ struct npy_array {
 // Whether the bytes begin with the .npy magic string.
 bool is_npy(const unsigned char* bytes, std::size_t size);
 
-// Parses the header of a .npy file of `size` bytes (all of it in `bytes`)
-// and checks that the data that follows is exactly count keys. Throws
+// How many bytes the header of a .npy file of `size` bytes takes (magic to
+// the first data byte), from its first min(size, npy_prefix_size) bytes in
+// `bytes`: what parse_npy needs to see. Throws usage_error naming `path`
+// for an unsupported version or a file too short for its header length.
+inline constexpr std::size_t npy_prefix_size = 12;
+std::size_t npy_header_size(const unsigned char* bytes, std::size_t size, const std::string& path);
+
+// Parses the header of a .npy file of `size` bytes (`bytes` holds at least
+// its npy_header_size bytes, or all of a shorter file) and checks that the
+// data that follows is exactly count keys. Throws
 // usage_error naming `path` and what is wrong: a malformed header, an
 // unsupported version or dtype, big-endian data, Fortran order, more than
 // one dimension, or a truncated (or overlong) file.
