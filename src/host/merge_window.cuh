@@ -1,8 +1,8 @@
 // merge_window's definition (declared in merge_window.hpp): the value width
 // picks the payload, and one merge::merge_pass runs the window. Included and
 // instantiated (GPUSORT_MERGE_WINDOW(K)) only in the generated
-// merge_sort_<kind> units, after merge/shared_sort.cuh, so the kernels it
-// launches are the ones merge::sort already compiled there.
+// merge_sort_<kind> units, beside merge::sort: the same kernel templates over
+// merge::window_tiles.
 #pragma once
 
 #include "host/merge_window.hpp"
@@ -34,7 +34,7 @@ void merge_window(const call_context& ctx, const C* kin, C* kout, const void* vi
   auto pass = [&]<class P>(P*) {
     using Tune = merge::tuning<U, P>;
     merge::merge_pass<Tune>(ctx, kin, kout, static_cast<const P*>(vin), static_cast<P*>(vout),
-                            merge::flat_tiles{n, std::size_t(Tune::tile), first, last}, width, splits, full, stream);
+                            merge::window_tiles{n, std::size_t(Tune::tile), first, last}, width, splits, full, stream);
   };
   switch (val_size) {
     case 0: return pass(static_cast<no_value*>(nullptr));

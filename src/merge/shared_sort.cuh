@@ -1,8 +1,8 @@
-// merge::sort and its merge_pass under full_order, for one key type and every
-// payload: the merge_path family runs the sort, sample sort and quicksort
-// call it for small inputs and as their fallback, and the host pipeline runs
-// the passes (src/host/merge_window.cuh). Without care each of those units
-// would compile its own copy of the three kernels. It is compiled once per
+// merge::sort under full_order, for one key type and every payload: the
+// merge_path family runs it, and sample sort and quicksort call it for
+// small inputs and as their fallback (the host pipeline's merge windows are
+// compiled in the same units: src/host/merge_window.cuh). Without care each
+// of those units would compile its own copy of the three kernels. It is compiled once per
 // key, in the generated merge_sort_<kind> units
 // (GPUSORT_MERGE_SORT(template, K)), and declared in the family units
 // (GPUSORT_MERGE_SORT(extern template, K)).
@@ -15,12 +15,7 @@
   PREFIX void gpusort::detail::merge::sort<                                                                    \
       gpusort::detail::merge::tuning<gpusort::detail::key_traits<K>::bits, P>, K, P,                          \
       gpusort::detail::full_order<K>>(const gpusort::detail::call_context&, const K*, K*, const P*, P*,      \
-                                      std::size_t, gpusort::detail::full_order<K>, cudaStream_t, void*);      \
-  PREFIX void gpusort::detail::merge::merge_pass<                                                              \
-      gpusort::detail::merge::tuning<gpusort::detail::key_traits<K>::bits, P>, K, P,                          \
-      gpusort::detail::full_order<K>>(const gpusort::detail::call_context&, const K*, K*, const P*, P*,      \
-                                      gpusort::detail::merge::flat_tiles, std::size_t, std::size_t*,          \
-                                      gpusort::detail::full_order<K>, cudaStream_t);
+                                      std::size_t, gpusort::detail::full_order<K>, cudaStream_t, void*);
 #define GPUSORT_MERGE_SORT(PREFIX, K)                                          \
   GPUSORT_MERGE_SORT_ONE(PREFIX, K, gpusort::detail::no_value)                 \
   GPUSORT_MERGE_SORT_ONE(PREFIX, K, gpusort::detail::payload_of<1>::type)      \

@@ -56,8 +56,9 @@ template <class Ord, class K> struct global_run {
 // array needs a merge at this width). Tile t of a pass covers positions
 // [pos, pos + tile) of an array of n items at offset `base` of the
 // buffers; an inactive tile belongs to an array that needs no merge at
-// this width. The two geometries:
+// this width. The geometries:
 //   flat_tiles      one array of n items (merge::sort, radix_tile)
+//   window_tiles    some of those tiles (the host pipeline)
 //   segmented sort  the tiles of many segments, each merged on its own
 //                   (segmented/large.cuh)
 struct tile_span {
@@ -68,11 +69,22 @@ struct tile_span {
 struct flat_tiles {
   std::size_t n;
   std::size_t tile;
-  // The window of tiles one launch covers: [first, min(last, all tiles)).
-  // merge::sort covers every tile; the host pipeline merges one pair of
-  // chunks at a time and streams the last pass out window by window.
-  std::size_t first = 0;
-  std::size_t last = ~std::size_t(0);
+  // boundaries: every tile's first position, and n
+  __host__ __device__ __forceinline__ std::size_t boundaries(std::size_t) const { return (n + tile - 1) / tile + 1; }
+  __host__ __device__ __forceinline__ std::size_t tiles(std::size_t) const { return (n + tile - 1) / tile; }
+  __device__ __forceinline__ tile_span at(std::size_t t, std::size_t) const {
+    return {0, n, t * tile < n ? t * tile : n, true};
+  }
+};
+
+// flat_tiles' tiles [first, min(last, all tiles)) only: the host pipeline
+// merges one pair of chunks at a time and streams its last pass out window
+// by window (src/host/in_core.cpp). A type of its own, so merge::sort's
+// kernels keep flat_tiles' simpler index arithmetic.
+struct window_tiles {
+  std::size_t n;
+  std::size_t tile;
+  std::size_t first, last;
   __host__ __device__ __forceinline__ std::size_t tiles(std::size_t) const {
     const std::size_t all = (n + tile - 1) / tile;
     return (last < all ? last : all) - first;

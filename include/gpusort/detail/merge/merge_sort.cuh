@@ -46,13 +46,14 @@ template <class T, class P> struct tuning {
   static constexpr int segment_blocks = element <= 4 ? 7 : (element <= 8 ? 6 : 1);
 };
 
-// One merge pass: the pairs of sorted `width`-item runs that the window of
-// output tiles `tiles` covers are merged from kin into kout (stage 3, once).
-// splits holds tiles.boundaries() entries. merge::sort runs each pass whole;
-// the host pipeline (src/host/in_core.cpp) merges a pair of chunks as soon
-// as both are sorted and streams its last pass out window by window.
-template <class Tune, class K, class P, order_for<K> Ord>
-void merge_pass(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, flat_tiles tiles,
+// One merge pass: the pairs of sorted `width`-item runs that the output
+// tiles `tiles` cover are merged from kin into kout (stage 3, once). splits
+// holds tiles.boundaries() entries. merge::sort runs each pass whole
+// (flat_tiles); the host pipeline (src/host/in_core.cpp) merges a pair of
+// chunks as soon as both are sorted and streams its last pass out window by
+// window (window_tiles).
+template <class Tune, class K, class P, order_for<K> Ord, class Tiles>
+void merge_pass(const call_context& ctx, const K* kin, K* kout, const P* vin, P* vout, Tiles tiles,
                 std::size_t width, std::size_t* splits, Ord ord, cudaStream_t stream) {
   const std::size_t count = tiles.tiles(width);
   if (count == 0) return;
