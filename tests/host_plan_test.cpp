@@ -31,7 +31,7 @@ TEST(HostPlan, InCoreChunksAreTilesAndAtMostSixteen) {
     const in_core_plan p = plan_in_core(n, 8, 4, 2816, temp);
     EXPECT_EQ(p.chunks, n == 0 ? 0 : ceil_div(n, p.chunk)) << n;
     EXPECT_LE(p.chunks, 16u) << n;
-    EXPECT_EQ(p.levels, levels_for(p.chunks)) << n;
+    EXPECT_EQ(p.levels, gpusort::detail::ceil_log2(p.chunks)) << n;
     if (p.levels > 0) {
       EXPECT_EQ(p.chunk % 2816, 0u) << n;
       EXPECT_EQ(p.window % 2816, 0u) << n;

@@ -1,4 +1,4 @@
-// How one sort of host memory is cut up (issue 13, part A). Plain C++: the
+// How one sort of host memory is cut up (issue 13, part A). Host code only: the
 // pipeline (in_core.cpp, out_of_core.cpp) reads it, and tests/host_plan_test.cpp
 // checks it on the host.
 //
@@ -17,6 +17,8 @@
 // blocks, which a final permutation puts in order (blocks.hpp).
 #pragma once
 
+#include <gpusort/detail/core/launch.cuh>  // ceil_log2 (host code only)
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -29,11 +31,6 @@ using temp_query = std::function<std::size_t(std::size_t)>;
 
 inline std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }
 inline std::size_t ceil_div(std::size_t x, std::size_t m) { return (x + m - 1) / m; }
-inline int levels_for(std::size_t chunks) {
-  int l = 0;
-  while ((std::size_t(1) << l) < chunks) ++l;
-  return l;
-}
 
 struct in_core_plan {
   std::size_t chunk = 0;   // items per chunk (a multiple of the merge tile when merging)
@@ -58,7 +55,7 @@ inline in_core_plan plan_in_core(std::size_t n, std::size_t key_bytes, std::size
     p.chunk = round_up(std::max(ceil_div(n, max_chunks), min_chunk), tile);
   }
   p.chunks = n == 0 ? 0 : ceil_div(n, p.chunk);
-  p.levels = levels_for(p.chunks);
+  p.levels = ceil_log2(p.chunks);
   if (p.levels > 0) p.window = std::min(round_up(std::max(ceil_div(n, 32), min_chunk), tile), round_up(n, tile));
   const std::size_t copies = p.levels > 0 ? 2 : 1;
   p.device_bytes = copies * (round_up(n * key_bytes, align) + round_up(n * val_bytes, align)) +
