@@ -1,0 +1,322 @@
+"""Arrays of every framework as the extension module sees them.
+
+`describe(x)` turns a PyTorch tensor, CuPy array, JAX array, NumPy array,
+or any producer of DLPack or the CUDA array interface into an `Array`: its
+address, shape, dtype name, device (-1: host memory) and the stream its
+producer queues work on. `Array.empty(shape, dtype)` allocates an output in
+the same framework on the same device, and `Array.finish(out)` hands it
+back as the framework's array.
+
+Streams: work is queued on the producer's current stream (PyTorch, CuPy,
+the `stream` of a CUDA array interface), so it runs after what the
+framework queued before, with no host synchronisation. JAX publishes no
+stream: its arrays are waited for (`block_until_ready`, that array only),
+sorted on gpusort's own stream, and that stream is waited for before the
+output goes back.
+"""
+
+import numpy as np
+
+from . import _gpusort as _core
+
+# dtype name -> gpusort key name
+KEY_OF_DTYPE = {
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
+}
+KEY_CODE = {name: code for code, name in enumerate(_core.key_names())}
+KEY_CODE_OF_DTYPE = {d: KEY_CODE[k] for d, k in KEY_OF_DTYPE.items()}
+
+# (DLPack kind, bits) -> dtype name, and back
+_DL_NAMES = {("u", 8): "uint8", ("u", 16): "uint16", ("u", 32): "uint32", ("u", 64): "uint64",
+             ("i", 8): "int8", ("i", 16): "int16", ("i", 32): "int32", ("i", 64): "int64",
+             ("f", 16): "float16", ("f", 32): "float32", ("f", 64): "float64", ("bf", 16): "bfloat16",
+             ("b", 8): "bool", ("c", 64): "complex64", ("c", 128): "complex128"}
+_DL_KIND = {v: k for k, v in _DL_NAMES.items()}
+_ITEMSIZE = {v: k[1] // 8 for k, v in _DL_NAMES.items()}
+
+HOST = -1
+
+
+class Array:
+    """One array as gpusort sees it (C order, contiguous)."""
+
+    __slots__ = ("fw", "obj", "ptr", "shape", "dtype", "itemsize", "device", "stream", "size", "_mod")
+
+    def __init__(self, fw, obj, ptr, shape, dtype, itemsize, device, stream, mod=None):
+        self.fw = fw
+        self.obj = obj
+        self.ptr = ptr
+        self.shape = shape
+        self.dtype = dtype
+        self.itemsize = itemsize
+        self.device = device
+        self.stream = stream
+        self._mod = mod
+        size = 1
+        for s in shape:
+            size *= s
+        self.size = size
+
+    def empty(self, shape, dtype):
+        """A new array of this framework on this device."""
+        return _EMPTY[self.fw](self, tuple(shape), dtype)
+
+    def finish(self, out):
+        """The framework's array for an output made by empty()."""
+        fin = _FINISH.get(self.fw)
+        return fin(self, out) if fin else out.obj
+
+
+def _c_contiguous(shape, strides_items):
+    expect = 1
+    for s, st in zip(reversed(shape), reversed(strides_items)):
+        if s != 1 and st != expect:
+            return False
+        expect *= s
+    return True
+
+
+# ---- PyTorch ---------------------------------------------------------------------
+_torch = None
+_TORCH_NAMES = {}
+_TORCH_DTYPES = {}
+
+
+def _torch_init():
+    global _torch
+    import torch
+    _torch = torch
+    for name in ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float16",
+                 "bfloat16", "float32", "float64", "bool", "complex64", "complex128"):
+        dt = getattr(torch, name, None)
+        if dt is not None:
+            _TORCH_NAMES[dt] = name
+            _TORCH_DTYPES[name] = dt
+
+
+def _torch_stream(dev):
+    raw = getattr(_torch._C, "_cuda_getCurrentRawStream", None)
+    return raw(dev) if raw else _torch.cuda.current_stream(dev).cuda_stream
+
+
+def _describe_torch(x, need_contiguous=True):
+    if _torch is None:
+        _torch_init()
+    if need_contiguous and not x.is_contiguous():
+        x = x.contiguous()
+    dtype = _TORCH_NAMES.get(x.dtype, str(x.dtype))
+    if x.is_cuda:
+        dev = x.get_device()
+        stream = _torch_stream(dev)
+    elif x.device.type == "cpu":
+        dev, stream = HOST, 0
+    else:
+        raise ValueError(f"gpusort: tensors on device '{x.device}' are not supported (CUDA or CPU)")
+    return Array("torch", x, x.data_ptr(), tuple(x.shape), dtype, x.element_size(), dev, stream)
+
+
+def _empty_torch(a, shape, dtype):
+    t = _torch.empty(shape, dtype=_TORCH_DTYPES[dtype], device=a.obj.device)
+    return _describe_torch(t)
+
+
+# ---- CuPy ------------------------------------------------------------------------
+_cupy = None
+
+
+def _describe_cupy(x, need_contiguous=True):
+    global _cupy
+    if _cupy is None:
+        import cupy
+        _cupy = cupy
+    if need_contiguous and not x.flags.c_contiguous:
+        x = _cupy.ascontiguousarray(x)
+    dev = x.device.id
+    stream = _cupy.cuda.get_current_stream(dev).ptr if hasattr(_cupy.cuda, "get_current_stream") else 0
+    return Array("cupy", x, x.data.ptr, x.shape, x.dtype.name, x.dtype.itemsize, dev, stream)
+
+
+def _empty_cupy(a, shape, dtype):
+    with _cupy.cuda.Device(a.device):
+        return _describe_cupy(_cupy.empty(shape, dtype=dtype))
+
+
+# ---- NumPy -----------------------------------------------------------------------
+def _describe_numpy(x, need_contiguous=True):
+    if need_contiguous and not x.flags.c_contiguous:
+        x = np.ascontiguousarray(x)
+    name = x.dtype.name
+    return Array("numpy", x, x.ctypes.data, x.shape, name, x.dtype.itemsize, HOST, 0)
+
+
+def _numpy_dtype(name):
+    if name == "bfloat16":
+        try:
+            import ml_dtypes
+            return ml_dtypes.bfloat16
+        except ImportError:  # pragma: no cover
+            raise TypeError("gpusort: bfloat16 NumPy arrays need ml_dtypes") from None
+    return np.dtype(name)
+
+
+def _empty_numpy(a, shape, dtype):
+    return _describe_numpy(np.empty(shape, dtype=_numpy_dtype(dtype)))
+
+
+# ---- gpusort's own device buffers: JAX and bare producers ---------------------------
+def _empty_buffer(a, shape, dtype):
+    size = 1
+    for s in shape:
+        size *= s
+    item = _ITEMSIZE[dtype]
+    buf = _core.DeviceBuffer(size * item, a.device)
+    return Array("buffer", buf, buf.ptr, shape, dtype, item, a.device, a.stream)
+
+
+def _finish_buffer(a, out, framework=""):
+    _core.stream_synchronize(a.stream, a.device)
+    kind, bits = _DL_KIND[out.dtype]
+    return _core.as_array(out.obj, kind, bits, list(out.shape), framework)
+
+
+# ---- JAX -------------------------------------------------------------------------
+def _describe_jax(x, need_contiguous=True):
+    devices = x.devices()
+    if len(devices) != 1:
+        raise ValueError("gpusort: sharded JAX arrays are not supported (one device per array)")
+    d = next(iter(devices))
+    if d.platform != "gpu":
+        host = np.asarray(x)
+        a = _describe_numpy(host)
+        a.fw, a._mod = "jax_host", host
+        return a
+    x.block_until_ready()
+    dev = getattr(d, "local_hardware_id", None)
+    dev = d.id if dev is None else dev
+    dtype = np.dtype(x.dtype).name
+    return Array("jax", x, x.unsafe_buffer_pointer(), tuple(x.shape), dtype, np.dtype(x.dtype).itemsize, dev,
+                 _core.own_stream(dev))
+
+
+def _finish_jax(a, out):
+    return _finish_buffer(a, out, "jax")
+
+
+def _empty_jax_host(a, shape, dtype):
+    out = _empty_numpy(a, shape, dtype)
+    out.fw = "jax_host"
+    return out
+
+
+def _finish_jax_host(a, out):
+    import jax.numpy as jnp
+    return jnp.asarray(out.obj)
+
+
+# ---- CUDA array interface and DLPack producers ------------------------------------------
+def _describe_cai(x, need_contiguous=True):
+    cai = x.__cuda_array_interface__
+    shape = tuple(cai["shape"])
+    typestr = np.dtype(cai["typestr"])
+    if typestr.byteorder == ">":
+        raise ValueError("gpusort: big-endian arrays are not supported")
+    strides = cai.get("strides")
+    if strides is not None:
+        items = [s // typestr.itemsize for s in strides]
+        if not _c_contiguous(shape, items):
+            raise ValueError("gpusort: non-contiguous CUDA array interface arrays are not supported; copy to C order first")
+    ptr = cai["data"][0]
+    stream = cai.get("stream") or 0
+    if stream == 1:  # the legacy default stream, by the interface's convention
+        stream = 0
+    dev = _core.pointer_device(ptr) if ptr else 0
+    return Array("cai", x, ptr, shape, typestr.name, typestr.itemsize, max(dev, 0), stream, type(x).__module__)
+
+
+def _finish_cai(a, out):
+    _core.stream_synchronize(a.stream, a.device)
+    view = DeviceArray(out.obj, out.shape, out.dtype)
+    if a._mod and a._mod.split(".")[0] == "numba":
+        from numba import cuda
+        return cuda.as_cuda_array(view)
+    return view
+
+
+def _describe_dlpack(x, need_contiguous=True):
+    ptr, shape, strides, kind, bits, dev_type, dev_id = _core.dlpack_info(x)
+    shape = tuple(shape)
+    dtype = _DL_NAMES.get((kind, bits), f"{kind}{bits}")
+    if not _c_contiguous(shape, strides):
+        raise ValueError("gpusort: non-contiguous DLPack arrays are not supported; copy to C order first")
+    if dev_type == 1:  # kDLCPU
+        host = np.from_dlpack(x)
+        return _describe_numpy(host)
+    if dev_type not in (2, 13):  # kDLCUDA, kDLCUDAManaged
+        raise ValueError(f"gpusort: DLPack device type {dev_type} is not supported (CUDA or CPU)")
+    return Array("dlpack", x, ptr, shape, dtype, max(bits // 8, 1), dev_id, _core.own_stream(dev_id))
+
+
+def _finish_dlpack(a, out):
+    _core.stream_synchronize(a.stream, a.device)
+    return DeviceArray(out.obj, out.shape, out.dtype)
+
+
+class DeviceArray:
+    """A gpusort-owned device array, returned for producers that are not
+    PyTorch, CuPy, JAX or NumPy. It speaks DLPack and the CUDA array
+    interface, so any framework can take it without a copy."""
+
+    def __init__(self, buffer, shape, dtype):
+        self._buffer = buffer
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype) if dtype != "bfloat16" else dtype
+        self._dtype_name = dtype
+
+    @property
+    def __cuda_array_interface__(self):
+        typestr = np.dtype(self._dtype_name).str if self._dtype_name != "bfloat16" else "<V2"
+        return {"shape": self.shape, "typestr": typestr, "data": (self._buffer.ptr, False), "version": 3,
+                "strides": None, "stream": None}
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        kind, bits = _DL_KIND[self._dtype_name]
+        nd = _core.as_array(self._buffer, kind, bits, list(self.shape), "")
+        return nd.__dlpack__()
+
+    def __dlpack_device__(self):
+        return (2, self._buffer.device)
+
+
+def describe(x, need_contiguous=True):
+    """An Array for x, or TypeError for an object gpusort cannot read."""
+    f = _DESCRIBE.get(type(x))
+    if f is None:
+        f = _describer_for(x)
+        _DESCRIBE[type(x)] = f
+    return f(x, need_contiguous)
+
+
+def _describer_for(x):
+    mod = type(x).__module__.split(".")[0]
+    if mod == "torch":
+        return _describe_torch
+    if mod == "cupy":
+        return _describe_cupy
+    if isinstance(x, np.ndarray):
+        return _describe_numpy
+    if mod in ("jax", "jaxlib"):
+        return _describe_jax
+    if hasattr(x, "__cuda_array_interface__"):
+        return _describe_cai
+    if hasattr(x, "__dlpack__"):
+        return _describe_dlpack
+    raise TypeError(f"gpusort: cannot sort a {type(x).__module__}.{type(x).__name__}: pass a PyTorch, CuPy, JAX "
+                    "or NumPy array, or an object with __dlpack__ or __cuda_array_interface__")
+
+
+_DESCRIBE = {np.ndarray: _describe_numpy}
+_EMPTY = {"torch": _empty_torch, "cupy": _empty_cupy, "numpy": _empty_numpy, "jax": _empty_buffer,
+          "jax_host": _empty_jax_host, "cai": _empty_buffer, "dlpack": _empty_buffer}
+_FINISH = {"jax": _finish_jax, "jax_host": _finish_jax_host, "cai": _finish_cai, "dlpack": _finish_dlpack}

@@ -1,0 +1,219 @@
+"""python -m gpusort.bench: gpusort against torch.sort, torch.argsort,
+cupy.sort, cupy.argsort and numpy.sort, in one process on one GPU.
+
+Every case is timed with CUDA events on the current stream after warm-up:
+the median of --runs runs (at least 10). No case sorts in place, so the
+input stays pristine between runs. Every output is verified (against a
+peer's output, and argsort results as permutations that sort the keys,
+equal to torch's stable argsort). NumPy cases are timed on the wall clock.
+Rows are written in bench/results' CSV form:
+algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified
+with algorithms py_sort, py_argsort, torch_sort, torch_argsort, cupy_sort,
+cupy_argsort and numpy_sort. `value` is the index type a call returns
+(torch.sort returns indices too), or '-'.
+Usage: python -m gpusort.bench [--csv PATH] [--runs N] [--quick]
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import gpusort
+
+
+def _gpu_median(fn, runs, sync, event):
+    for _ in range(3):
+        fn()
+    sync()
+    times = []
+    for _ in range(runs):
+        start, stop = event(), event()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
+
+
+def _wall_median(fn, runs):
+    fn()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+class Bench:
+    def __init__(self, runs, out):
+        self.runs = runs
+        self.rows = []
+        self.comments = []
+        self.out = out
+
+    def row(self, algo, key, value, n, dist, ms, ok):
+        g = n / ms / 1e6
+        self.rows.append(f"{algo},{key},{value},{n},{dist},{ms:.6f},{g:.6f},{int(bool(ok))}")
+        print(f"{algo:14s} {key:4s} {value:4s} n={n:<10d} {dist:10s} {ms:9.3f} ms {g:8.2f} Gkeys/s "
+              f"{'verified' if ok else 'WRONG'}", flush=True)
+        return g
+
+
+def run(args):
+    import torch
+
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    dev = torch.cuda.current_device()
+    name = torch.cuda.get_device_name(dev)
+    b = Bench(max(args.runs, 10), args.csv)
+    tsync = torch.cuda.synchronize
+    tevent = lambda: torch.cuda.Event(enable_timing=True)  # noqa: E731
+
+    def cupy_elapsed(fn):
+        for _ in range(3):
+            fn()
+        cupy.cuda.Device().synchronize()
+        times = []
+        for _ in range(b.runs):
+            s, e = cupy.cuda.Event(), cupy.cuda.Event()
+            s.record()
+            fn()
+            e.record()
+            e.synchronize()
+            times.append(cupy.cuda.get_elapsed_time(s, e))
+        return statistics.median(times)
+
+    def ttime(fn):
+        return _gpu_median(fn, b.runs, tsync, tevent)
+
+    big = 1 << (24 if args.quick else 28)
+    ratios = []
+
+    def same(a, c):
+        return bool(torch.equal(a.view(torch.int32) if a.dtype == torch.float32 else a,
+                                 c.view(torch.int32) if c.dtype == torch.float32 else c))
+
+    # ---- keys: f32, i32, i64 -------------------------------------------------------------
+    for dtype, key in ((torch.float32, "f32"), (torch.int32, "i32"), (torch.int64, "i64")):
+        if dtype.is_floating_point:
+            x = torch.rand(big, device="cuda", dtype=dtype)
+        else:
+            x = torch.randint(torch.iinfo(dtype).min, torch.iinfo(dtype).max, (big,), device="cuda", dtype=dtype)
+        ours = gpusort.sort(x)
+        ref = torch.sort(x, stable=True)
+        g_ours = b.row("py_sort", key, "-", big, "uniform", ttime(lambda: gpusort.sort(x)), same(ours, ref.values))
+        g_t = b.row("torch_sort", key, "i64", big, "uniform", ttime(lambda: torch.sort(x)), True)
+        ratios.append(f"py_sort {key} / torch_sort {g_ours / g_t:.2f}x")
+        if cupy is not None:
+            xc = cupy.asarray(x)
+            ok = bool((cupy.sort(xc) == cupy.asarray(ours)).all())
+            g_c = b.row("cupy_sort", key, "-", big, "uniform", cupy_elapsed(lambda: cupy.sort(xc)), ok)
+            ratios.append(f"py_sort {key} / cupy_sort {g_ours / g_c:.2f}x")
+            del xc
+        del ours, ref
+        if key == "f32":
+            idx = gpusort.argsort(x)
+            stable = torch.sort(x, stable=True).indices
+            perm = torch.zeros(big, dtype=torch.bool, device="cuda").index_fill_(0, idx, True).all()
+            ok = bool(perm) and bool(torch.equal(idx, stable))
+            g_ours = b.row("py_argsort", key, "i64", big, "uniform", ttime(lambda: gpusort.argsort(x)), ok)
+            g_t = b.row("torch_argsort", key, "i64", big, "uniform", ttime(lambda: torch.argsort(x)), True)
+            ratios.append(f"py_argsort f32 / torch_argsort {g_ours / g_t:.2f}x")
+            if cupy is not None:
+                xc = cupy.asarray(x)
+                ci = cupy.argsort(xc)
+                ok = bool((xc[ci] == xc[cupy.asarray(idx)]).all())
+                g_c = b.row("cupy_argsort", key, "i64", big, "uniform", cupy_elapsed(lambda: cupy.argsort(xc)), ok)
+                ratios.append(f"py_argsort f32 / cupy_argsort {g_ours / g_c:.2f}x")
+                del xc, ci
+            del idx, stable
+        del x
+        torch.cuda.empty_cache()
+
+    # ---- rows of a 2-D array (axis=-1) -----------------------------------------------------
+    total = 1 << (22 if args.quick else 26)
+    for cols in (16, 256, 4096, 65536):
+        x = torch.rand(total // cols, cols, device="cuda")
+        dist = f"rows{cols}"
+        ours = gpusort.sort(x)
+        ref = torch.sort(x, dim=-1).values
+        g_ours = b.row("py_sort", "f32", "-", total, dist, ttime(lambda: gpusort.sort(x)), same(ours, ref))
+        g_t = b.row("torch_sort", "f32", "i64", total, dist, ttime(lambda: torch.sort(x, dim=-1)), True)
+        ratios.append(f"py_sort f32 {dist} / torch_sort {g_ours / g_t:.2f}x")
+        if cupy is not None:
+            xc = cupy.asarray(x)
+            ok = bool((cupy.sort(xc, axis=-1) == cupy.asarray(ours)).all())
+            b.row("cupy_sort", "f32", "-", total, dist, cupy_elapsed(lambda: cupy.sort(xc, axis=-1)), ok)
+            del xc
+        del x, ours, ref
+    torch.cuda.empty_cache()
+
+    # ---- NumPy: the host path against numpy.sort (one thread) ---------------------------------
+    n = 10**7 if args.quick else 10**8
+    h = np.random.default_rng(7).integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    ref = np.sort(h)
+    ours = gpusort.sort(h)
+    g_ours = b.row("py_sort", "u64", "-", n, "uniform", _wall_median(lambda: gpusort.sort(h), b.runs),
+                   np.array_equal(ours, ref))
+    g_np = b.row("numpy_sort", "u64", "-", n, "uniform", _wall_median(lambda: np.sort(h), max(3, b.runs // 3)), True)
+    ratios.append(f"py_sort u64 host / numpy_sort {g_ours / g_np:.2f}x")
+    del h, ref, ours
+
+    # ---- the overhead of a small call: Python against C++ ---------------------------------------
+    small = torch.rand(4096, device="cuda")
+    out = torch.empty_like(small)
+    reps = 2000
+    cxx, py = [], []
+    for _ in range(7):
+        cxx.append(gpusort._core.cxx_sort_seconds(small.data_ptr(), out.data_ptr(), 4096, reps, dev))
+        t = time.perf_counter()
+        for _ in range(reps):
+            gpusort.sort(small)
+            tsync()
+        py.append((time.perf_counter() - t) / reps)
+    c_us, p_us = statistics.median(cxx) * 1e6, statistics.median(py) * 1e6
+    overhead = f"4096 f32 keys, call + synchronize: C++ gpusort::sort_keys (two-phase, scratch kept) {c_us:.1f} us, gpusort.sort {p_us:.1f} us, overhead {p_us - c_us:.1f} us"
+    print(overhead)
+
+    header = [f"# python: {sys.version.split()[0]}, torch {torch.__version__}, cupy {cupy.__version__ if cupy else '-'}, "
+              f"numpy {np.__version__}, device {name}",
+              "# python peers: torch.sort / torch.argsort (default, unstable; values + int64 indices), cupy.sort / "
+              "cupy.argsort, numpy.sort (quicksort, one thread); py_* inputs are torch tensors, except u64 host rows "
+              "(NumPy arrays)",
+              f"# python overhead: {overhead}",
+              "# python ratios: " + "; ".join(ratios)]
+    for line in header[1:]:
+        print(line)
+    if args.csv:
+        exists = os.path.exists(args.csv)
+        with open(args.csv, "a") as f:
+            if not exists:
+                f.write("algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified\n")
+            for line in header + b.rows:
+                f.write(line + "\n")
+    return 0 if all(r.endswith(",1") for r in b.rows) else 1
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m gpusort.bench", description=__doc__.splitlines()[0])
+    p.add_argument("--csv", help="append the rows to this CSV (written with its header if new)")
+    p.add_argument("--runs", type=int, default=15, help="timed runs per case (at least 10)")
+    p.add_argument("--quick", action="store_true", help="small sizes (a smoke test, not figures)")
+    args = p.parse_args(argv)
+    if not gpusort.gpu_available():
+        print("gpusort.bench: no CUDA device", file=sys.stderr)
+        return 2
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
