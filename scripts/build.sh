@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures and builds gpusort into build/.
 #   scripts/build.sh [TARGET...] [-- CMAKE_ARGS...]
-# With no target it builds everything (library, tests, CLI). Extra CMake
+# With no target it builds everything (library, tests, CLI, the Python
+# module into build/python/gpusort). Extra CMake
 # configure arguments follow `--`, e.g. -- -DCMAKE_CUDA_ARCHITECTURES=80
 # -DGPUSORT_KEYS="u32;f32".
 set -euo pipefail
@@ -15,5 +16,5 @@ launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 fi
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSORT_BUILD_PYTHON=ON "${launcher[@]}" "$@"
 cmake --build build --parallel "$(nproc)" "${targets[@]}"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build gpusort: Ninja,
-# GoogleTest, ccache, IPS4o (Debian packages) and CMake >= 3.26 (from PyPI when the
-# system's is older: Debian 12's 3.25 does not know nvcc 13's C++20 flags).
+# GoogleTest, ccache, IPS4o, Python's headers (Debian packages), CMake >= 3.26
+# (from PyPI when the system's is older: Debian 12's 3.25 does not know nvcc
+# 13's C++20 flags), and for the Python package nanobind, scikit-build-core,
+# NumPy and pytest (PyPI).
 # The CUDA toolkit (nvcc) must already be installed, e.g. in /usr/local/cuda.
 set -euo pipefail
 
@@ -14,6 +16,8 @@ command -v ccache >/dev/null || missing+=(ccache)
 command -v python3 >/dev/null || missing+=(python3 python3-pip)
 [ -f /usr/lib/x86_64-linux-gnu/libgtest.a ] || [ -f /usr/lib/libgtest.a ] || missing+=(libgtest-dev)
 [ -f /usr/include/ips4o/ips4o.hpp ] || missing+=(libips4o-dev)  # the CPU backend (header only)
+python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null ||
+  missing+=(python3-dev)  # the Python module
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   as_root apt-get update -qq
@@ -32,6 +36,12 @@ if ! cmake_ok; then
   hash -r
 fi
 cmake_ok || { echo "setup: CMake >= 3.26 is required" >&2; exit 1; }
+
+# The Python package's build and test tools.
+if ! python3 -c 'import nanobind, scikit_build_core, numpy, pytest' 2>/dev/null; then
+  echo "setup: installing nanobind, scikit-build-core, numpy and pytest from PyPI"
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check nanobind scikit-build-core numpy pytest
+fi
 
 if ! command -v nvcc >/dev/null; then
   if [ -x /usr/local/cuda/bin/nvcc ]; then

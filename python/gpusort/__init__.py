@@ -119,6 +119,11 @@ def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_b
     order-preserving bit pattern. out: an array to write the result to
     (may be x itself). Returns an array of x's framework on x's device.
     """
+    if (type(x) is _arrays.TorchTensor and axis == -1 and algorithm == "auto" and begin_bit is None
+            and end_bit is None):
+        y = _arrays.torch_sort_fast(x, out, descending)
+        if y is not None:
+            return y
     a = _arrays.describe(x)
     key = _key(a, "sort")
     rows, shape = _rows(a, axis, "sort")

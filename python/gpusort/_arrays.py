@@ -15,6 +15,8 @@ sorted on gpusort's own stream, and that stream is waited for before the
 output goes back.
 """
 
+import math
+
 import numpy as np
 
 from . import _gpusort as _core
@@ -54,10 +56,7 @@ class Array:
         self.device = device
         self.stream = stream
         self._mod = mod
-        size = 1
-        for s in shape:
-            size *= s
-        self.size = size
+        self.size = math.prod(shape)
 
     def empty(self, shape, dtype):
         """A new array of this framework on this device."""
@@ -80,25 +79,46 @@ def _c_contiguous(shape, strides_items):
 
 # ---- PyTorch ---------------------------------------------------------------------
 _torch = None
+_torch_stream = None
+TorchTensor = None  # torch.Tensor once torch has been seen (the fast path's test)
+TORCH_KEY_CODE = {}  # torch dtype -> key code
 _TORCH_NAMES = {}
 _TORCH_DTYPES = {}
 
 
 def _torch_init():
-    global _torch
+    global _torch, _torch_stream, TorchTensor
     import torch
     _torch = torch
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    _torch_stream = raw if raw else (lambda dev: torch.cuda.current_stream(dev).cuda_stream)
     for name in ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float16",
                  "bfloat16", "float32", "float64", "bool", "complex64", "complex128"):
         dt = getattr(torch, name, None)
         if dt is not None:
             _TORCH_NAMES[dt] = name
             _TORCH_DTYPES[name] = dt
+            if name in KEY_CODE_OF_DTYPE:
+                TORCH_KEY_CODE[dt] = KEY_CODE_OF_DTYPE[name]
+    TorchTensor = torch.Tensor
 
 
-def _torch_stream(dev):
-    raw = getattr(_torch._C, "_cuda_getCurrentRawStream", None)
-    return raw(dev) if raw else _torch.cuda.current_stream(dev).cuda_stream
+def torch_sort_fast(x, out, descending):
+    """sort() of a contiguous 1-D CUDA tensor of a key dtype, with defaults
+    otherwise: the common small call, with no Array objects (its overhead is
+    a stated bound). Returns None when x is not such a tensor."""
+    code = TORCH_KEY_CODE.get(x.dtype)
+    if code is None or x.dim() != 1 or not x.is_cuda or not x.is_contiguous():
+        return None
+    if out is None:
+        out = _torch.empty_like(x)
+    elif (type(out) is not TorchTensor or out.dtype != x.dtype or out.shape != x.shape or not out.is_contiguous()
+          or out.device != x.device):
+        return None
+    dev = x.get_device()
+    _core.sort_device(code, x.numel(), 1, x.data_ptr(), out.data_ptr(), 0, 0, 0, descending, "auto", 0, -1,
+                      _torch_stream(dev), dev)
+    return out
 
 
 def _describe_torch(x, need_contiguous=True):
@@ -114,12 +134,15 @@ def _describe_torch(x, need_contiguous=True):
         dev, stream = HOST, 0
     else:
         raise ValueError(f"gpusort: tensors on device '{x.device}' are not supported (CUDA or CPU)")
-    return Array("torch", x, x.data_ptr(), tuple(x.shape), dtype, x.element_size(), dev, stream)
+    return Array("torch", x, x.data_ptr(), x.shape, dtype, x.element_size(), dev, stream)
 
 
 def _empty_torch(a, shape, dtype):
-    t = _torch.empty(shape, dtype=_TORCH_DTYPES[dtype], device=a.obj.device)
-    return _describe_torch(t)
+    if dtype == a.dtype and shape == a.shape:
+        t = _torch.empty_like(a.obj)
+    else:
+        t = _torch.empty(shape, dtype=_TORCH_DTYPES[dtype], device=a.obj.device)
+    return Array("torch", t, t.data_ptr(), shape, dtype, t.element_size(), a.device, a.stream)
 
 
 # ---- CuPy ------------------------------------------------------------------------
@@ -139,8 +162,12 @@ def _describe_cupy(x, need_contiguous=True):
 
 
 def _empty_cupy(a, shape, dtype):
-    with _cupy.cuda.Device(a.device):
-        return _describe_cupy(_cupy.empty(shape, dtype=dtype))
+    if dtype == a.dtype and shape == a.shape:
+        c = _cupy.empty_like(a.obj)
+    else:
+        with _cupy.cuda.Device(a.device):
+            c = _cupy.empty(shape, dtype=dtype)
+    return Array("cupy", c, c.data.ptr, shape, dtype, c.dtype.itemsize, a.device, a.stream)
 
 
 # ---- NumPy -----------------------------------------------------------------------
@@ -162,16 +189,14 @@ def _numpy_dtype(name):
 
 
 def _empty_numpy(a, shape, dtype):
-    return _describe_numpy(np.empty(shape, dtype=_numpy_dtype(dtype)))
+    h = np.empty_like(a.obj) if dtype == a.dtype and shape == a.shape else np.empty(shape, dtype=_numpy_dtype(dtype))
+    return Array("numpy", h, h.ctypes.data, shape, dtype, h.dtype.itemsize, HOST, 0)
 
 
 # ---- gpusort's own device buffers: JAX and bare producers ---------------------------
 def _empty_buffer(a, shape, dtype):
-    size = 1
-    for s in shape:
-        size *= s
     item = _ITEMSIZE[dtype]
-    buf = _core.DeviceBuffer(size * item, a.device)
+    buf = _core.DeviceBuffer(math.prod(shape) * item, a.device)
     return Array("buffer", buf, buf.ptr, shape, dtype, item, a.device, a.stream)
 
 

@@ -1,0 +1,40 @@
+# Type stubs for gpusort (the functions in __init__.py; docstrings there).
+from typing import Any, Literal, Optional, Tuple, TypeVar
+
+ArrayT = TypeVar("ArrayT")
+ValuesT = TypeVar("ValuesT")
+Algorithm = Literal["auto", "odd_even", "bitonic", "radix_split", "radix_tile", "radix_onesweep",
+                    "merge_recursive", "merge_bottom_up", "merge_path", "sample", "quick"]
+
+__version__: str
+
+class DeviceArray:
+    shape: Tuple[int, ...]
+    dtype: Any
+    @property
+    def __cuda_array_interface__(self) -> dict: ...
+    def __dlpack__(self, *, stream: Optional[int] = ..., max_version: Any = ..., dl_device: Any = ...,
+                   copy: Optional[bool] = ...) -> Any: ...
+    def __dlpack_device__(self) -> Tuple[int, int]: ...
+
+def gpu_available() -> bool: ...
+def release_memory() -> None: ...
+def algorithms() -> dict[str, bool]: ...
+def sort(x: ArrayT, *, axis: Optional[int] = -1, descending: bool = False, stable: bool = True,
+         algorithm: Algorithm = "auto", begin_bit: Optional[int] = None, end_bit: Optional[int] = None,
+         out: Optional[ArrayT] = None) -> ArrayT: ...
+def sort_(x: ArrayT, *, axis: Optional[int] = -1, descending: bool = False, stable: bool = True,
+          algorithm: Algorithm = "auto", begin_bit: Optional[int] = None,
+          end_bit: Optional[int] = None) -> ArrayT: ...
+def argsort(x: ArrayT, *, axis: Optional[int] = -1, descending: bool = False, stable: bool = True,
+            algorithm: Algorithm = "auto", begin_bit: Optional[int] = None, end_bit: Optional[int] = None,
+            index_dtype: Literal["int64", "int32"] = "int64", out: Any = None) -> ArrayT: ...
+def sort_pairs(keys: ArrayT, values: ValuesT, *, axis: Optional[int] = -1, descending: bool = False,
+               stable: bool = True, algorithm: Algorithm = "auto", begin_bit: Optional[int] = None,
+               end_bit: Optional[int] = None,
+               out: Optional[Tuple[ArrayT, ValuesT]] = None) -> Tuple[ArrayT, ValuesT]: ...
+def sort_pairs_(keys: ArrayT, values: ValuesT, *, axis: Optional[int] = -1, descending: bool = False,
+                stable: bool = True, algorithm: Algorithm = "auto", begin_bit: Optional[int] = None,
+                end_bit: Optional[int] = None) -> Tuple[ArrayT, ValuesT]: ...
+def segmented_sort(x: ArrayT, offsets: Any, *, values: Any = None, descending: bool = False,
+                   begin_bit: Optional[int] = None, end_bit: Optional[int] = None) -> Any: ...

@@ -1,0 +1,128 @@
+// GPU suite: the run-time typed API (runtime.hpp) that the Python package
+// calls: argsort (int32 and int64 indices, within rows), sort of rows (the
+// segmented sort over equal rows), both orders, in place and not; and the
+// host forms on the GPU and on the CPU. The oracle is std::stable_sort of
+// each row's indices under oracle_order (tests/oracle.hpp), so argsort
+// must be exactly the stable permutation and sorted keys its gather.
+#include "gpu_util.hpp"
+#include "harness/harness.hpp"
+#include "key_types.hpp"
+#include "oracle.hpp"
+
+#include <gpusort/runtime.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace {
+
+using namespace gpusort_test;
+using gpusort::harness::dist;
+namespace h = gpusort::harness;
+
+template <class K> gpusort::key_type type_of() {
+  gpusort::key_type t{};
+  EXPECT_TRUE(gpusort::parse_key_type(gpusort::detail::key_info<K>::name, t));
+  EXPECT_EQ(gpusort::size_of(t), sizeof(K));
+  return t;
+}
+
+// Each row's stable permutation, row-local.
+template <class K>
+std::vector<std::int64_t> oracle_argsort(const std::vector<K>& keys, std::size_t rows, const gpusort::options& opt) {
+  const oracle_order<K> ord(opt);
+  const std::size_t len = rows ? keys.size() / rows : 0;
+  std::vector<std::int64_t> idx(keys.size());
+  for (std::size_t r = 0; r < rows; ++r) {
+    auto* row = idx.data() + r * len;
+    std::iota(row, row + len, std::int64_t(0));
+    const K* k = keys.data() + r * len;
+    std::stable_sort(row, row + len, [&](std::int64_t a, std::int64_t b) { return ord.less(k[a], k[b]); });
+  }
+  return idx;
+}
+
+template <class K> std::vector<K> gather_rows(const std::vector<K>& keys, std::size_t rows, const std::vector<std::int64_t>& idx) {
+  const std::size_t len = rows ? keys.size() / rows : 0;
+  std::vector<K> out(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) out[i] = keys[(i / std::max<std::size_t>(len, 1)) * len + std::size_t(idx[i])];
+  return out;
+}
+
+struct shape {
+  std::size_t rows, len;
+};
+constexpr shape shapes[] = {{1, 0}, {1, 1}, {1, 4999}, {37, 129}, {3, 4097}, {1000, 16}, {2, 70000}};
+
+template <class K> class GpuRuntime : public gpu_test {};
+TYPED_TEST_SUITE(GpuRuntime, key_types, key_name);
+
+TYPED_TEST(GpuRuntime, ArgsortAndRowsMatchTheStableOracle) {
+  using K = TypeParam;
+  for (const shape s : shapes) {
+    for (const bool desc : {false, true}) {
+      const std::size_t n = s.rows * s.len;
+      const std::vector<K> keys = h::generate<K>(desc ? dist::few_unique : dist::uniform, n, 7 + n);
+      gpusort::options opt;
+      opt.direction = desc ? gpusort::order::descending : gpusort::order::ascending;
+      const gpusort::sort_spec spec{type_of<K>(), n, s.rows};
+      const std::vector<std::int64_t> want = oracle_argsort(keys, s.rows, opt);
+      const std::vector<K> want_keys = gather_rows(keys, s.rows, want);
+      device_buffer<K> in(keys), out(n);
+      for (const int ib : {4, 8}) {
+        device_buffer<std::uint8_t> idx(n * std::size_t(ib));
+        std::size_t bytes = 0;
+        gpusort::argsort_device(nullptr, bytes, spec, in.data(), idx.data(), ib, opt);
+        device_buffer<std::uint8_t> temp(bytes);
+        gpusort::argsort_device(temp.data(), bytes, spec, in.data(), idx.data(), ib, opt);
+        const std::vector<std::uint8_t> raw = idx.download();
+        std::vector<std::int64_t> got(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          if (ib == 8) std::memcpy(&got[i], raw.data() + i * 8, 8);
+          else {
+            std::int32_t v;
+            std::memcpy(&v, raw.data() + i * 4, 4);
+            got[i] = v;
+          }
+        }
+        ASSERT_EQ(got, want) << "argsort rows=" << s.rows << " len=" << s.len << " desc=" << desc << " int" << ib * 8;
+      }
+      std::size_t bytes = 0;
+      gpusort::sort_device(nullptr, bytes, spec, in.data(), out.data(), nullptr, nullptr, 0, opt);
+      device_buffer<std::uint8_t> temp(bytes);
+      gpusort::sort_device(temp.data(), bytes, spec, in.data(), out.data(), nullptr, nullptr, 0, opt);
+      ASSERT_TRUE(same_bits(out.download(), want_keys)) << "sort rows=" << s.rows << " len=" << s.len;
+      gpusort::sort_device(temp.data(), bytes, spec, in.data(), in.data(), nullptr, nullptr, 0, opt);  // in place
+      ASSERT_TRUE(same_bits(in.download(), want_keys)) << "in place rows=" << s.rows << " len=" << s.len;
+    }
+  }
+}
+
+TYPED_TEST(GpuRuntime, HostFormsOnTheGpuAndTheCpu) {
+  using K = TypeParam;
+  for (const shape s : {shape{1, 100003}, shape{64, 300}}) {
+    const std::size_t n = s.rows * s.len;
+    const std::vector<K> keys = h::generate<K>(dist::few_unique, n, 11);
+    const gpusort::options opt;
+    const gpusort::sort_spec spec{type_of<K>(), n, s.rows};
+    const std::vector<std::int64_t> want = oracle_argsort(keys, s.rows, opt);
+    for (const bool cpu : {false, true}) {
+      std::vector<std::int64_t> idx(n);
+      gpusort::argsort_host(spec, keys.data(), idx.data(), 8, opt, cpu);
+      ASSERT_EQ(idx, want) << "rows=" << s.rows << (cpu ? " cpu" : " gpu");
+      std::vector<K> out(n);
+      std::vector<std::uint32_t> vals(n), vals_out(n);
+      std::iota(vals.begin(), vals.end(), 0u);
+      gpusort::sort_host(spec, keys.data(), out.data(), vals.data(), vals_out.data(), sizeof(std::uint32_t), opt, cpu);
+      ASSERT_TRUE(same_bits(out, gather_rows(keys, s.rows, want)));
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(std::int64_t(vals_out[i] % std::max<std::size_t>(s.len, 1)), want[i]);
+    }
+  }
+}
+
+}  // namespace
