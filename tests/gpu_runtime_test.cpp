@@ -97,7 +97,10 @@ TYPED_TEST(GpuRuntime, ArgsortAndRowsMatchTheStableOracle) {
       device_buffer<std::uint8_t> temp(bytes);
       gpusort::sort_device(temp.data(), bytes, spec, in.data(), out.data(), nullptr, nullptr, 0, opt);
       ASSERT_TRUE(same_bits(out.download(), want_keys)) << "sort rows=" << s.rows << " len=" << s.len;
-      gpusort::sort_device(temp.data(), bytes, spec, in.data(), in.data(), nullptr, nullptr, 0, opt);  // in place
+      std::size_t in_place_bytes = 0;  // in place stages a copy: its own query
+      gpusort::sort_device(nullptr, in_place_bytes, spec, in.data(), in.data(), nullptr, nullptr, 0, opt);
+      device_buffer<std::uint8_t> in_place_temp(in_place_bytes);
+      gpusort::sort_device(in_place_temp.data(), in_place_bytes, spec, in.data(), in.data(), nullptr, nullptr, 0, opt);
       ASSERT_TRUE(same_bits(in.download(), want_keys)) << "in place rows=" << s.rows << " len=" << s.len;
     }
   }
@@ -123,6 +126,43 @@ TYPED_TEST(GpuRuntime, HostFormsOnTheGpuAndTheCpu) {
       for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(std::int64_t(vals_out[i] % std::max<std::size_t>(s.len, 1)), want[i]);
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The run-time typed device calls launch no host synchronisation: argsort
+// and the sort of rows run inside a CUDA graph capture, then replay.
+TEST_F(gpu_test, GpuRuntimeGraphCapture) {
+  using K = float;
+  const std::size_t rows = 300, len = 257, n = rows * len;
+  const std::vector<K> keys = h::generate<K>(dist::few_unique, n, 5);
+  const gpusort::options base;
+  const std::vector<std::int64_t> want = oracle_argsort(keys, rows, base);
+  const gpusort::sort_spec spec{gpusort::key_type::f32, n, rows};
+  device_buffer<K> in(keys), out(n);
+  device_buffer<std::int64_t> idx(n);
+  cuda_stream s;
+  gpusort::options opt;
+  opt.stream = s.get();
+  std::size_t a_bytes = 0, s_bytes = 0;
+  gpusort::argsort_device(nullptr, a_bytes, spec, in.data(), idx.data(), 8, opt);
+  gpusort::sort_device(nullptr, s_bytes, spec, in.data(), out.data(), nullptr, nullptr, 0, opt);
+  device_buffer<std::uint8_t> a_temp(a_bytes), s_temp(s_bytes);
+  cudaGraph_t graph = nullptr;
+  GPUSORT_CUDA(cudaStreamBeginCapture(s.get(), cudaStreamCaptureModeThreadLocal));
+  gpusort::argsort_device(a_temp.data(), a_bytes, spec, in.data(), idx.data(), 8, opt);
+  gpusort::sort_device(s_temp.data(), s_bytes, spec, in.data(), out.data(), nullptr, nullptr, 0, opt);
+  GPUSORT_CUDA(cudaStreamEndCapture(s.get(), &graph));
+  cudaGraphExec_t exec = nullptr;
+  GPUSORT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  GPUSORT_CUDA(cudaGraphLaunch(exec, s.get()));
+  s.sync();
+  EXPECT_EQ(idx.download(), want);
+  EXPECT_TRUE(same_bits(out.download(), gather_rows(keys, rows, want)));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
 }
 
 }  // namespace

@@ -206,3 +206,60 @@ def test_out_of_memory_leaves_the_input():
         del x
         torch.cuda.empty_cache()
         gpusort.release_memory()
+
+
+def test_torch_graph_capture():
+    """A call captured in a CUDA graph (torch.cuda.graph) replays correctly:
+    no host synchronisation inside, scratch taken in stream order."""
+    torch = pytest.importorskip("torch")
+    x = torch.randn(1 << 20, device="cuda")
+    y = torch.empty_like(x)
+    i = torch.empty(x.numel(), dtype=torch.int64, device="cuda")
+    rows = torch.randn(512, 256, device="cuda")
+    r = torch.empty_like(rows)
+    gpusort.sort(x, out=y)  # warm-up outside the capture
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        gpusort.sort(x, out=y)
+        gpusort.argsort(x, out=i)
+        gpusort.sort(rows, out=r)
+    x.copy_(torch.randn(1 << 20, device="cuda"))
+    rows.copy_(torch.randn(512, 256, device="cuda"))
+    g.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(y, torch.sort(x).values)
+    assert torch.equal(x[i], y)
+    assert torch.equal(r, torch.sort(rows, dim=-1).values)
+
+
+class _CaiOnly:
+    """A producer that speaks only the CUDA array interface."""
+
+    def __init__(self, a):
+        self._a = a
+        self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+
+class _DlpackOnly:
+    """A producer that speaks only DLPack."""
+
+    def __init__(self, a):
+        self._a = a
+
+    def __dlpack__(self, **kwargs):
+        return self._a.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()
+
+
+@pytest.mark.parametrize("wrap", [_CaiOnly, _DlpackOnly])
+def test_bare_producers(wrap):
+    cupy = pytest.importorskip("cupy")
+    h = host_keys("float32", 5000)
+    x = cupy.asarray(h)
+    y = gpusort.sort(wrap(x))
+    assert isinstance(y, gpusort.DeviceArray)
+    same_bits(cupy.asarray(y).get(), oracle.sort(h))
+    i = gpusort.argsort(wrap(x), descending=True)
+    np.testing.assert_array_equal(cupy.from_dlpack(i).get(), oracle.argsort(h, True))
