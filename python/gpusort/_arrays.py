@@ -306,9 +306,11 @@ class DeviceArray:
                 "strides": None, "stream": None}
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        # The data is ready (the stream was waited for before this array was
+        # made), so any consumer stream may use it at once. nanobind's bare
+        # export is the (unversioned) DLPack capsule itself.
         kind, bits = _DL_KIND[self._dtype_name]
-        nd = _core.as_array(self._buffer, kind, bits, list(self.shape), "")
-        return nd.__dlpack__()
+        return _core.as_array(self._buffer, kind, bits, list(self.shape), "")
 
     def __dlpack_device__(self):
         return (2, self._buffer.device)
