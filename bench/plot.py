@@ -18,6 +18,9 @@ import sys
 
 # Lines in a stable order: peers first (dashed), then gpusort's algorithms.
 PEERS = ["cub_radix", "cub_merge", "cub_segmented", "thrust", "std_sort", "cpu_parallel"]
+# python -m gpusort.bench's rows: one bar panel of their own, grouped by case
+# (key, distribution, n) whatever a call returns besides the keys.
+PYTHON = ["py_sort", "py_argsort", "torch_sort", "torch_argsort", "cupy_sort", "cupy_argsort", "numpy_sort"]
 
 
 def read_bench_csv(path):
@@ -70,6 +73,8 @@ def plot(meta, rows, out_path):
     # (Gkeys/s by algorithm and combination) instead of a one-point line.
     # Segmented sorts (distributions segN, every segment of N keys): one
     # panel per (key, value, n), Gkeys/s against the segment size.
+    py_rows = [r for r in rows if r["algorithm"] in PYTHON]
+    rows = [r for r in rows if r["algorithm"] not in PYTHON]
     seg_re = re.compile(r"^seg(\d+)$")
     seg_rows = [r for r in rows if seg_re.match(r["dist"])]
     seg_panels = sorted({(r["key"], r["value"], r["n"]) for r in seg_rows},
@@ -87,7 +92,8 @@ def plot(meta, rows, out_path):
     combos = [c for c in all_combos if len(sizes[c]) > 1]
     single = [c for c in all_combos if len(sizes[c]) == 1]
     bar_ns = sorted({next(iter(sizes[c])) for c in single})
-    panels = len(combos) + len(bar_ns) + len(seg_panels)
+    py_panels = 1 if py_rows else 0
+    panels = len(combos) + len(bar_ns) + len(seg_panels) + py_panels
     cols = min(panels, 2)
     nrows = math.ceil(panels / cols)
     fig, axes = plt.subplots(nrows, cols, figsize=(7 * cols, 4.8 * nrows), squeeze=False)
@@ -153,6 +159,32 @@ def plot(meta, rows, out_path):
         ax.set_title(f"segmented: {panel_title(key, value, 'all segments equal')}, n = {n:,}")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
+    if py_rows:
+        ax = list(axes.flat)[panels - 1]
+        cases = []
+        for r in py_rows:
+            case = (r["key"], r["dist"], r["n"])
+            if case not in cases:
+                cases.append(case)
+        present = [a for a in PYTHON if any(r["algorithm"] == a for r in py_rows)]
+        width = 0.8 / max(1, len(present))
+        pcolors = {a: plt.cm.tab10(i % 10) for i, a in enumerate(present)}
+        for j, algo in enumerate(present):
+            xs, ys = [], []
+            for i, case in enumerate(cases):
+                hit = [r["gkeys"] for r in py_rows if r["algorithm"] == algo and (r["key"], r["dist"], r["n"]) == case]
+                if hit:
+                    xs.append(i + j * width)
+                    ys.append(hit[0])
+            ax.bar(xs, ys, width, label=algo, color=pcolors[algo])
+        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(cases))])
+        ax.set_xticklabels([f"{k}\n{d}\nn=2^{n.bit_length() - 1}" if n & (n - 1) == 0 else f"{k}\n{d}\nn={n:.0e}"
+                            for k, d, n in cases], fontsize=7)
+        ax.set_ylabel("Gkeys/s")
+        ax.set_yscale("log")
+        ax.set_title("Python, one process (python -m gpusort.bench)")
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+        ax.legend(fontsize=7)
     for ax in list(axes.flat)[panels:]:
         ax.set_visible(False)
 
