@@ -37,7 +37,7 @@ const char* bench_usage =
     "             (segmented: gpusort::segmented_sort_keys/_pairs, int32 offsets where\n"
     "             n allows)\n"
     "             peers: cub_radix cub_merge cub_segmented thrust (GPU; cub_segmented\n"
-    "             is built for %s keys), std_sort cpu_parallel gnu_parallel (CPU);\n"
+    "             is built for %s keys), std_sort cpu_parallel gnu_parallel ips4o (CPU);\n"
     "             CPU baselines: cpu_merge_recursive cpu_merge_iterative\n"
     "  --key      u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64 (default u32), or\n"
     "             u32f32: struct {u32 major; f32 minor} ordered by (major, minor)\n"

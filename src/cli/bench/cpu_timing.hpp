@@ -8,6 +8,9 @@
 //   gnu_parallel: libstdc++'s parallel mode, __gnu_parallel::stable_sort
 //                 (multiway mergesort over OpenMP; the backend before
 //                 IPS4o), on keys or on the same records.
+//   ips4o:        IPS4o's own ips4o::parallel::sort with the same order, on
+//                 keys or on the same records: the library the CPU backend
+//                 is built on, as the issue measured it (not stable).
 //   cpu_merge_recursive / cpu_merge_iterative: "Merge sort on CUDA" (Russian, "Сортировка слиянием на CUDA")'s CPU merge sorts
 //                 (one thread, stable), on keys or on the same records.
 #pragma once
@@ -18,6 +21,7 @@
 
 #include <gpusort/gpusort.hpp>
 
+#include <ips4o/ips4o.hpp>
 #include <parallel/algorithm>
 
 #include <algorithm>
@@ -43,7 +47,8 @@ double time_cpu_sort(const method& m, const std::vector<K>& keys, const std::vec
   // Sets up the input (untimed) and returns the timed sort.
   // these sort pairs as (key, value) records, zipped and unzipped untimed
   const bool on_records = m.which == peer::std_sort || m.which == peer::cpu_merge_recursive ||
-                          m.which == peer::cpu_merge_iterative || m.which == peer::gnu_parallel;
+                          m.which == peer::cpu_merge_iterative || m.which == peer::gnu_parallel ||
+                          m.which == peer::ips4o;
   auto by_key = [&](const record& a, const record& b) { return less(a.key, b.key); };
   auto restore = [&] {
     if (on_records && vals) {
@@ -64,6 +69,9 @@ double time_cpu_sort(const method& m, const std::vector<K>& keys, const std::vec
     } else if (m.which == peer::gnu_parallel) {
       if (vals) __gnu_parallel::stable_sort(records.begin(), records.end(), by_key);
       else __gnu_parallel::stable_sort(out_keys.begin(), out_keys.end(), less);
+    } else if (m.which == peer::ips4o) {
+      if (vals) ips4o::parallel::sort(records.begin(), records.end(), by_key);
+      else ips4o::parallel::sort(out_keys.begin(), out_keys.end(), less);
     } else if (m.which == peer::std_sort) {
       if (vals)
         std::sort(records.begin(), records.end(),

@@ -43,6 +43,7 @@ constexpr cap caps[] = {
     {"cpu_merge_iterative", pow2(22), 1.1, 1000},  // one thread
     {"cpu_parallel", pow2(27), 1.1, 1000},  // the 1e8 keys
     {"gnu_parallel", pow2(27), 1.1, 1000},
+    {"ips4o", pow2(27), 1.1, 1000},
     // host memory: copies at ~55 GB/s each way; the 1e9 u64 keys
     {"host_pinned", 0, 1.0, 4000},
     {"host_pageable", 0, 1.0, 4000},
@@ -94,6 +95,7 @@ std::vector<method> build() {
   v.push_back(make("cpu_merge_iterative", method_kind::cpu, algorithm::automatic, peer::cpu_merge_iterative));
   v.push_back(make("cpu_parallel", method_kind::cpu, algorithm::automatic, peer::cpu_parallel));
   v.push_back(make("gnu_parallel", method_kind::cpu, algorithm::automatic, peer::gnu_parallel));
+  v.push_back(make("ips4o", method_kind::cpu, algorithm::automatic, peer::ips4o));
   v.push_back(make("host_pinned", method_kind::host, algorithm::automatic, peer::host_pinned));
   v.push_back(make("host_pageable", method_kind::host, algorithm::automatic, peer::host_pageable));
   v.push_back(make("host_naive_pinned", method_kind::host, algorithm::automatic, peer::host_naive_pinned));
@@ -115,6 +117,7 @@ bool method::stable() const {
     case peer::cpu_merge_iterative: return true;
     case peer::cpu_parallel: return true;   // gpusort's CPU path is stable
     case peer::gnu_parallel: return true;   // __gnu_parallel::stable_sort
+    case peer::ips4o: return false;         // ips4o::parallel::sort: not stable
     case peer::host_pinned:                 // the pipeline with onesweep chunks
     case peer::host_pageable:
     case peer::host_naive_pinned:           // CUB's radix sort

@@ -16,7 +16,7 @@ namespace gpusort::cli::bench {
 
 // host: a sort of host memory through the GPU (copies included).
 enum class method_kind { ours, gpu_peer, cpu, host };
-enum class peer { none, cub_radix, cub_merge, cub_segmented, thrust, std_sort, cpu_parallel, gnu_parallel, cpu_merge_recursive, cpu_merge_iterative,
+enum class peer { none, cub_radix, cub_merge, cub_segmented, thrust, std_sort, cpu_parallel, gnu_parallel, ips4o, cpu_merge_recursive, cpu_merge_iterative,
                   host_pinned, host_pageable, host_naive_pinned, host_naive_pageable };
 
 struct method {
