@@ -218,12 +218,11 @@ NB_MODULE(_gpusort, m) {
     return names;
   }, "The key type names, in code order (u8 .. f64).");
   m.def("algorithm_names", [] {
+    // the library's own name table (api.cpp), in enum order
     std::vector<std::pair<std::string, bool>> out;
-    const char* names[] = {"auto", "odd_even", "bitonic", "radix_split", "radix_tile", "radix_onesweep",
-                           "merge_recursive", "merge_bottom_up", "merge_path", "sample", "quick"};
-    for (const char* n : names) {
-      gpusort::algorithm a;
-      if (gpusort::parse_algorithm(n, a)) out.emplace_back(n, gpusort::is_stable(a));
+    for (int i = int(gpusort::algorithm::automatic); i <= int(gpusort::algorithm::quick); ++i) {
+      const auto a = gpusort::algorithm(i);
+      out.emplace_back(std::string(gpusort::to_string(a)), gpusort::is_stable(a));
     }
     return out;
   }, "(name, stable) for every algorithm.");

@@ -104,11 +104,32 @@ void check_temp(const call_context& ctx, std::size_t have, std::size_t need) {
              "temp_bytes " + std::to_string(have) + " is less than the " + std::to_string(need) + " bytes needed");
 }
 
+// The two-phase call over one scratch layout: phases(nullptr) sizes it,
+// phases(temp) carves it and launches.
+template <class Phases> void two_phase(const call_context& ctx, void* temp, std::size_t& temp_bytes, Phases phases) {
+  const std::size_t need = phases(nullptr);
+  if (!temp) {
+    temp_bytes = need;
+    return;
+  }
+  check_temp(ctx, temp_bytes, need);
+  phases(temp);
+}
+
 void check_index_bytes(const call_context& ctx, const sort_spec& s, int index_bytes) {
   if (index_bytes != 4 && index_bytes != 8)
     ctx.fail(errc::invalid_argument, "index width must be 4 or 8 bytes, not " + std::to_string(index_bytes));
   if (index_bytes == 4 && row_len(s) > 0x7FFFFFFFull)
     ctx.fail(errc::invalid_argument, "int32 indices for rows of " + std::to_string(row_len(s)) + " keys");
+}
+
+// What argsort asks of its arguments, on the device and on the host.
+void check_argsort(const call_context& ctx, const sort_spec& s, const void* keys_in, const void* indices_out,
+                   int index_bytes, const options& opt) {
+  check_index_bytes(ctx, s, index_bytes);
+  if (!is_stable(opt.algo))
+    ctx.fail(errc::unsupported, "argsort needs a stable algorithm (ties keep their input order)");
+  if (s.n > 0 && (!keys_in || !indices_out)) ctx.fail(errc::invalid_argument, "null pointer with n > 0");
 }
 
 // ---- the CPU rows and segments: one segment per thread, under key_order ------------
@@ -265,23 +286,14 @@ void sort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const 
                           vals_out, val_size, opt, ctx);
       return L.bytes();
     };
-    const std::size_t need = phases(nullptr);
-    if (!temp) {
-      temp_bytes = need;
-      return;
-    }
-    check_temp(ctx, temp_bytes, need);
-    phases(temp);
+    two_phase(ctx, temp, temp_bytes, phases);
   });
 }
 
 void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const void* keys_in, void* indices_out,
                     int index_bytes, const options& opt) {
   const call_context ctx = context_for("argsort", s.key, s, opt, s.rows > 1);
-  check_index_bytes(ctx, s, index_bytes);
-  if (!is_stable(opt.algo))
-    ctx.fail(errc::unsupported, "argsort needs a stable algorithm (ties keep their input order)");
-  if (s.n > 0 && (!keys_in || !indices_out)) ctx.fail(errc::invalid_argument, "null pointer with n > 0");
+  check_argsort(ctx, s, keys_in, indices_out, index_bytes, opt);
   const bool narrow = row_len(s) <= 0xFFFFFFFFull;  // indices sorted as u32
   const int carried_bytes = narrow ? 4 : 8;
   with_key(s.key, [&]<class K>() {
@@ -299,13 +311,7 @@ void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, con
       if (!sizing && widen) detail::launch_widen(ctx, sorted_idx, indices_out, s.n, opt.stream);
       return L.bytes();
     };
-    const std::size_t need = phases(nullptr);
-    if (!temp) {
-      temp_bytes = need;
-      return;
-    }
-    check_temp(ctx, temp_bytes, need);
-    phases(temp);
+    two_phase(ctx, temp, temp_bytes, phases);
   });
 }
 
@@ -377,10 +383,7 @@ backend sort_host(const sort_spec& s, const void* keys_in, void* keys_out, const
 backend argsort_host(const sort_spec& s, const void* keys_in, void* indices_out, int index_bytes, const options& opt,
                      bool force_cpu) {
   const call_context ctx = context_for("argsort", s.key, s, opt, s.rows > 1);
-  check_index_bytes(ctx, s, index_bytes);
-  if (!is_stable(opt.algo))
-    ctx.fail(errc::unsupported, "argsort needs a stable algorithm (ties keep their input order)");
-  if (s.n > 0 && (!keys_in || !indices_out)) ctx.fail(errc::invalid_argument, "null pointer with n > 0");
+  check_argsort(ctx, s, keys_in, indices_out, index_bytes, opt);
   backend ran = force_cpu || !gpu_available() ? backend::cpu_parallel : backend::gpu;
   if (s.n == 0) return ran;
   with_key(s.key, [&]<class K>() {
