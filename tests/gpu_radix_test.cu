@@ -7,8 +7,13 @@
 //                   skipping (constant digits, in place or not, every
 //                   path), odd pass counts in place, and a sort over more
 //                   than one 2^28-key portion.
+//   radix_msd       the shared suite, plus its own edges: the local sort's
+//                   size +-1, one, two and three MSD levels, buckets of
+//                   equal keys (copies), digits every key shares (small
+//                   integers in wide keys), bit ranges in place.
 #include "gpu_suite.hpp"
 #include "radix/digit.cuh"
+#include "radix/msd_tuning.cuh"
 #include "radix/onesweep_tuning.cuh"
 
 #include <numeric>
@@ -49,6 +54,24 @@ const t::family& tile_family() {
       .large_u32 = {(1u << 21) - 1, (1u << 21) + 1, 5000000, (1u << 23) - 1},
       .large_other = {(1u << 21) + 1},
       .value_sizes = {1000, 4097, 131075},
+      .api_n = 300007,
+  };
+  return f;
+}
+
+const t::family& msd_family() {
+  static const t::family f{
+      .algo = algorithm::radix_msd,
+      .max_n = std::size_t(1) << 21,
+      .pow2 = {5, 7, 10, 12, 13, 14, 16, 17, 20},
+      .sweep_from = 100,
+      .sweep_to = 2000000,
+      .sweep_growth = 1.1,
+      .dist_sizes = {1000, 8193, 100003, 1000003},
+      .range_sizes = {1000, 20000, 65537},
+      .large_u32 = {(1u << 22) + 3, 5000000},
+      .large_other = {(1u << 21) + 1, 3000017},
+      .value_sizes = {1000, 6145, 131075},
       .api_n = 300007,
   };
   return f;
@@ -112,9 +135,11 @@ void run_input(algorithm algo, const std::vector<K>& in, gpusort::order dir, int
   ASSERT_TRUE(t::same_bits(keys, ref_k.download())) << what << ": keys differ from cub::DeviceRadixSort";
 }
 
-template <class K> std::string describe(const char* kind, std::size_t n, gpusort::order dir, bool pairs, bool in_place) {
-  return std::string(gpusort::detail::key_info<K>::name) + " radix_onesweep " + kind + " n=" + std::to_string(n) +
-         " " + t::name(dir) + (pairs ? " pairs" : " keys") + (in_place ? " in place" : "");
+template <class K>
+std::string describe(const char* kind, std::size_t n, gpusort::order dir, bool pairs, bool in_place,
+                     algorithm algo = algorithm::radix_onesweep) {
+  return std::string(gpusort::detail::key_info<K>::name) + " " + std::string(gpusort::to_string(algo)) + " " + kind +
+         " n=" + std::to_string(n) + " " + t::name(dir) + (pairs ? " pairs" : " keys") + (in_place ? " in place" : "");
 }
 
 // Keys whose raw bits are random only where `vary` has ones (other bits of
@@ -218,6 +243,47 @@ TYPED_TEST_SUITE(GpuRadixOnesweepEdges, t::key_types, t::key_name);
 TYPED_TEST(GpuRadixOnesweepEdges, PathAndTileEdges) { test_onesweep_edges<TypeParam>(); }
 TYPED_TEST(GpuRadixOnesweepEdges, PassSkipping) { test_onesweep_skipping<TypeParam>(); }
 TYPED_TEST(GpuRadixOnesweepEdges, OddPassesInPlace) { test_onesweep_odd_passes<TypeParam>(); }
+
+// radix_msd: sizes around the local sort's tile (one block, or the MSD
+// levels), one to three levels, skewed inputs, constant digits, bit ranges
+// in place; keys and u32 values, both orders, compared with CUB.
+template <class K> void test_msd_edges() {
+  using U = typename gpusort::detail::key_traits<K>::bits;
+  namespace md = gpusort::detail::radix_msd;
+  constexpr int w = t::width_of<K>;
+  const std::size_t local = md::tuning<U, gpusort::detail::no_value>::local_keys;
+  const std::size_t local_pairs = md::tuning<U, std::uint32_t>::local_keys;
+  std::size_t step = 0;
+  auto run = [&](const std::vector<K>& in, const char* kind, bool pairs, bool in_place, int b = 0, int e = -1) {
+    const auto dir = t::both_orders[step++ % 2];
+    GPUSORT_CASE(run_input<K>(algorithm::radix_msd, in, dir, b, e, pairs, in_place,
+                              describe<K>(kind, in.size(), dir, pairs, in_place, algorithm::radix_msd)));
+  };
+  for (bool pairs : {false, true}) {
+    const std::size_t l = pairs ? local_pairs : local;
+    for (std::size_t n : {l - 1, l, l + 1, 2 * l + 3, 300 * l + 7})
+      run(t::h::generate<K>(t::h::dist::uniform, n, 9000 + n), "edge", pairs, false);
+    for (auto d : {t::h::dist::few_unique, t::h::dist::equal, t::h::dist::zipf, t::h::dist::sorted,
+                   t::h::dist::float_special})
+      for (std::size_t n : {std::size_t(70000), std::size_t(1500001)})
+        run(t::h::generate<K>(d, n, 9100 + n), t::h::to_string(d).data(), pairs, n % 2 == 1);
+  }
+  // digits every key shares: small integers in wide keys, a constant
+  // middle digit, everything but one digit
+  const std::uint64_t all = w == 64 ? ~0ull : (1ull << w) - 1;
+  for (std::uint64_t vary : std::vector<std::uint64_t>{0xFFFFFull & all, 0xFF00FFFFull & all, 0xF000ull & all, 0})
+    for (bool in_place : {false, true})
+      for (bool pairs : {false, true}) run(masked_keys<K>(600001, vary, 0, 9200 + vary), "masked", pairs, in_place);
+  // bit ranges, in place and not
+  std::vector<std::pair<int, int>> ranges = {{0, w}, {1, w - 3}, {w / 2, w}};
+  if (w >= 32) ranges.push_back({3, 21});
+  for (auto [b, e] : ranges)
+    for (bool in_place : {false, true}) run(t::h::generate<K>(t::h::dist::uniform, 400003, 9300 + b), "range", true, in_place, b, e);
+}
+
+template <class K> class GpuRadixMsdEdges : public t::gpu_test {};
+TYPED_TEST_SUITE(GpuRadixMsdEdges, t::key_types, t::key_name);
+TYPED_TEST(GpuRadixMsdEdges, LevelsAndSkew) { test_msd_edges<TypeParam>(); }
 
 // Digits as the kernels extract them *on the device*: digit_map::of made in
 // device code (block_sort: radix_tile and onesweep's small path) and the
@@ -323,3 +389,4 @@ TEST_F(GpuRadixOnesweepPortions, SkippingOverTwoPortions) {
 GPUSORT_GPU_FAMILY_SUITE(GpuRadixSplit, split_family)
 GPUSORT_GPU_FAMILY_SUITE(GpuRadixTile, tile_family)
 GPUSORT_GPU_FAMILY_SUITE(GpuRadixOnesweep, onesweep_family)
+GPUSORT_GPU_FAMILY_SUITE(GpuRadixMsd, msd_family)

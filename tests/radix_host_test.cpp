@@ -4,8 +4,12 @@
 //                  read, leave the input alone, and end in the output
 //   Digits         digit_map against key_order::rank for every key type and
 //                  every bit range, as each kernel extracts them
+//   MsdPlan        radix_msd's level plans (every skip pattern), the filing
+//                  of a bucket's children (every key lands in exactly one
+//                  place, runs fit, digits to sort) and the list bounds
 #include "key_types.hpp"
 #include "radix/digit.cuh"
+#include "radix/msd_plan.hpp"
 #include "radix/onesweep_plan.hpp"
 
 #include <gtest/gtest.h>
@@ -170,5 +174,105 @@ template <class K> class RadixDigits : public ::testing::Test {};
 TYPED_TEST_SUITE(RadixDigits, gpusort_test::key_types, gpusort_test::key_name);
 TYPED_TEST(RadixDigits, GlueToRank) { check_digits<TypeParam>(); }
 TYPED_TEST(RadixDigits, EveryBitRange) { check_digits_every_range<TypeParam>(); }
+
+
+namespace md = gpusort::detail::radix_msd;
+
+// Every skip pattern of up to 8 levels: a sorting level reads what the last
+// one wrote, never writes the input or what it reads.
+TEST(RadixMsdPlan, LevelsPingPongAndLeaveTheInput) {
+  for (int levels = 1; levels <= 8; ++levels)
+    for (unsigned mask = 0; mask < (1u << levels); ++mask) {
+      int skip[8];
+      for (int j = 0; j < levels; ++j) skip[j] = (mask >> j) & 1u;
+      md::slot_plan plan[8];
+      md::make_levels(skip, levels, plan);
+      int at = os::buf_in;
+      for (int j = 0; j < levels; ++j) {
+        ASSERT_EQ(md::buffer_before(plan, j), at) << "levels=" << levels << " skip=" << mask << " level " << j;
+        if (skip[j]) {
+          ASSERT_EQ(plan[j].mode, os::slot_skip);
+          continue;
+        }
+        ASSERT_EQ(plan[j].mode, os::slot_sort);
+        ASSERT_EQ(plan[j].src, at);
+        ASSERT_NE(plan[j].dst, int(os::buf_in));
+        ASSERT_NE(plan[j].dst, plan[j].src);
+        at = plan[j].dst;
+      }
+    }
+}
+
+// Filing: children in digit order tile the bucket; big ones are exactly
+// those over `local`; runs fit `local`, are maximal (the next small child
+// would not fit) and sort the parent's digit only when they hold more than
+// one child; a sorted bucket (pass 0) is one copy, or nothing in the output.
+TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
+  std::mt19937_64 rng(5);
+  const std::size_t local = 100;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::size_t sizes[256];
+    const int shape = trial % 4;
+    for (auto& z : sizes) {
+      const std::uint64_t r = rng();
+      z = shape == 0 ? r % 60 : shape == 1 ? (r % 8 == 0 ? r % 400 : r % 30) : shape == 2 ? (r % 50 == 0 ? 101 : 0) : r % 3;
+    }
+    const std::size_t first = rng() % 1000;
+    const int pass = trial % 5;
+    const bool copy_needed = trial % 2;
+    std::vector<std::pair<std::size_t, std::size_t>> covered;
+    std::size_t bigs = 0, runs = 0, copies = 0;
+    std::size_t prev_run_end = 0, prev_run_keys = 0;
+    md::file_children(
+        first, [&](int c) { return sizes[c]; }, pass, local, copy_needed,
+        [&](std::size_t at, std::size_t n) {
+          ASSERT_GT(n, local);
+          covered.push_back({at, n});
+          ++bigs;
+        },
+        [&](std::size_t at, std::size_t n, int passes) {
+          ASSERT_LE(n, local);
+          ASSERT_TRUE(passes == pass || passes == pass + 1);
+          // maximal: a run that follows another with no big child between
+          // them could not have been merged into it
+          if (runs && prev_run_end == at) ASSERT_GT(prev_run_keys + n, local);
+          covered.push_back({at, n});
+          prev_run_end = at + n;
+          prev_run_keys = n;
+          ++runs;
+        },
+        [&](std::size_t at, std::size_t n) {
+          covered.push_back({at, n});
+          ++copies;
+        });
+    std::size_t total = 0;
+    for (auto z : sizes) total += z;
+    if (pass == 0) {
+      ASSERT_EQ(bigs + runs, 0u);
+      ASSERT_EQ(copies, copy_needed && total ? 1u : 0u);
+      if (copies) ASSERT_EQ(covered[0], std::make_pair(first, total));
+      continue;
+    }
+    std::sort(covered.begin(), covered.end());
+    std::size_t at = first;
+    for (auto [b, n] : covered) {
+      ASSERT_EQ(b, at) << "trial " << trial;
+      at += n;
+    }
+    ASSERT_EQ(at, first + total) << "trial " << trial;
+  }
+}
+
+TEST(RadixMsdPlan, BoundsHoldTheLists) {
+  const md::bounds b(std::size_t(1) << 28, 6144, 8);
+  EXPECT_EQ(b.buckets, (std::size_t(1) << 28) / 6145);
+  EXPECT_EQ(b.at_level(0), 1u);
+  EXPECT_EQ(b.at_level(1), 256u);
+  EXPECT_EQ(b.at_level(2), b.buckets);
+  EXPECT_GE(b.runs, 2 * (std::size_t(1) << 28) / 6144);
+  EXPECT_EQ(md::pieces(0), 0u);
+  EXPECT_EQ(md::pieces(md::copy_piece), 1u);
+  EXPECT_EQ(md::pieces(md::copy_piece + 1), 2u);
+}
 
 }  // namespace

@@ -49,6 +49,7 @@ enum class algorithm {
   merge_path,       // three-stage merge sort with merge path: stable
   sample,           // sample sort (Sintorn-Assarsson bucket/merge hybrid), equality buckets: stable
   quick,            // GPU quicksort: sampled pivots, multi-pivot partitions with equality classes: not stable
+  radix_msd,        // MSD-hybrid radix sort: MSD passes, then one block sorts each small bucket: stable
 };
 
 // How sample sort chooses its pivots (splitters): from a random sample of

@@ -3,7 +3,7 @@ from typing import Any, Literal, Optional, Tuple, TypeVar
 
 ArrayT = TypeVar("ArrayT")
 ValuesT = TypeVar("ValuesT")
-Algorithm = Literal["auto", "odd_even", "bitonic", "radix_split", "radix_tile", "radix_onesweep",
+Algorithm = Literal["auto", "odd_even", "bitonic", "radix_split", "radix_tile", "radix_onesweep", "radix_msd",
                     "merge_recursive", "merge_bottom_up", "merge_path", "sample", "quick"]
 
 __version__: str

@@ -20,6 +20,7 @@ constexpr auto algos = std::to_array<algo_info>({
     {algorithm::radix_split, "radix_split", true},
     {algorithm::radix_tile, "radix_tile", true},
     {algorithm::radix_onesweep, "radix_onesweep", true},
+    {algorithm::radix_msd, "radix_msd", true},
     {algorithm::merge_recursive, "merge_recursive", true},
     {algorithm::merge_bottom_up, "merge_bottom_up", true},
     {algorithm::merge_path, "merge_path", true},

@@ -45,10 +45,12 @@ template <int THREADS, int ITEMS, int RADIX_BITS, class U, class P> struct block
 // this thread, tile slot C::ranker::slot(i)) by `passes` digits of
 // C::radix_bits from bit 0 of the order; pads must rank last. On return the
 // tile is in sorted order, warp-striped again. `smem` holds C::shared_bytes;
-// every thread of the block calls it.
+// every thread of the block calls it. Passes whose bit is clear in `live`
+// (block-uniform: digits the caller knows to be constant) are not made.
 template <class C, class K, class P>
 __device__ __forceinline__ void sort_tile(typename key_traits<K>::bits (&key)[C::items], P (&val)[C::items],
-                                          const key_order<K>& ord, int passes, void* smem) {
+                                          const key_order<K>& ord, int passes, void* smem,
+                                          unsigned live = ~0u) {
   using U = typename key_traits<K>::bits;
   using ranker = typename C::ranker;
   constexpr int I = C::items;
@@ -56,6 +58,7 @@ __device__ __forceinline__ void sort_tile(typename key_traits<K>::bits (&key)[C:
   U* s_keys = reinterpret_cast<U*>(smem);
   P* s_vals = reinterpret_cast<P*>(reinterpret_cast<std::uint8_t*>(smem) + C::keys_bytes);
   for (int pass = 0; pass < passes; ++pass) {
+    if (!((live >> pass) & 1u)) continue;
     const auto digit = digit_map<K>::of(ord, C::radix_bits, pass);
     unsigned ranks[I], counts[ranker::bins_per_thread], starts[ranker::bins_per_thread];
     const bool moved = ranker::rank(

@@ -159,6 +159,20 @@ list_sizes_kernel(offsets off, bins b, int cls, segment_list l, unsigned long lo
   }
 }
 
+// Listed segment q of a list whose first *count entries the caller wrote
+// (radix_msd's buckets): its tiles; entries past the count are emptied.
+__global__ void __launch_bounds__(256)
+counted_sizes_kernel(const unsigned long long* count, segment_list l, unsigned long long* tile_counts,
+                     std::size_t tile) {
+  const std::size_t listed = std::size_t(*count);
+  for (std::size_t q = std::size_t(blockIdx.x) * 256 + threadIdx.x; q <= l.bound; q += std::size_t(gridDim.x) * 256) {
+    unsigned long long tiles = 0;
+    if (q < listed) tiles = (l.size[q] + tile - 1) / tile;
+    else if (q < l.bound) l.begin[q] = l.size[q] = 0;
+    tile_counts[q] = tiles;
+  }
+}
+
 // One warp a listed segment: its entries of the run and tile lists.
 __global__ void __launch_bounds__(256) list_fill_kernel(segment_list l) {
   const std::size_t warps = std::size_t(gridDim.x) * 8;
@@ -311,6 +325,18 @@ void plan_list(const call_context& ctx, const offsets& off, const bins& b, int c
             "cub::DeviceScan::ExclusiveSum(segment tiles)");
   list_fill_kernel<<<grid_for(bound, 8, 4096), 256, 0, stream>>>(l.list);
   ctx.check_launch("segmented lists");
+}
+
+void plan_counted_list(const call_context& ctx, const unsigned long long* count, const list_scratch& l,
+                       std::size_t tile, cudaStream_t stream) {
+  const std::size_t bound = l.list.bound;
+  counted_sizes_kernel<<<grid_for(bound + 1, 256, 4096), 256, 0, stream>>>(count, l.list, l.tile_counts, tile);
+  ctx.check_launch("list sizes");
+  std::size_t bytes = l.scan_bytes;
+  ctx.check(cub::DeviceScan::ExclusiveSum(l.scan, bytes, l.tile_counts, l.list.first_tile, bound + 1, stream),
+            "cub::DeviceScan::ExclusiveSum(list tiles)");
+  list_fill_kernel<<<grid_for(bound, 8, 4096), 256, 0, stream>>>(l.list);
+  ctx.check_launch("list tiles");
 }
 
 void clear_chains(const call_context& ctx, const segment_list& l, unsigned* hist, int passes, unsigned* counters,

@@ -39,6 +39,13 @@ list_scratch take_list(temp_layout& t, std::size_t bound, std::size_t n, std::si
 void plan_list(const call_context& ctx, const offsets& off, const bins& b, int cls, const list_scratch& l,
                std::size_t run, std::size_t tile, cudaStream_t stream);
 
+// The same lists for a list whose entries [0, *count) the caller wrote
+// (begin and size; radix_msd's buckets), runs being tiles: entries past
+// the count are emptied, and the tiles listed. l.list.bound may be below
+// the bound l was taken for.
+void plan_counted_list(const call_context& ctx, const unsigned long long* count, const list_scratch& l,
+                       std::size_t tile, cudaStream_t stream);
+
 // The large class's onesweep bases: for every pass p and listed segment q,
 // base[p][q][digit] = the segment's first key + the exclusive scan of
 // hist[p][q][digit] over the 256 digits (every segment of the list at

@@ -1,0 +1,239 @@
+// radix_msd: the MSD-hybrid radix sort (Stehle & Jacobsen, SIGMOD 2017, "A
+// Memory Bandwidth-Efficient Hybrid Radix Sort on GPUs"). An LSD sort of
+// 64-bit keys makes 8 passes over them; this one makes as few as the keys
+// need to fall into buckets that one block sorts on-chip:
+//
+//   1. first histogram   every digit's counts in one read (onesweep's
+//                        histogram kernel): digits that all keys share are
+//                        skipped (small integers in u64 start lower)
+//   2. MSD levels        level j splits every bucket still larger than a
+//                        local sort by digit D - 1 - j: histogram, triage,
+//                        one onesweep pass over all of the level's buckets
+//                        (each a look-back chain), file (msd_levels.cuh).
+//                        All buckets of a level share its launches; every
+//                        level is launched, and an empty one only runs its
+//                        launches' blocks past the end of its lists
+//   3. local sort        each run of small buckets is sorted by its
+//                        remaining digits in one block (msd_local.cuh)
+// For 2^28 uniform u64 keys that is 2 MSD passes and the local sort:
+// about 8 + 2 x (8 + 16) + 16 = 72 bytes a key against onesweep's 136.
+// n <= one local sort: the local sort alone, one launch.
+//
+// Stable (every step is: the passes are onesweep's, the local sort LSD),
+// so the result is bit for bit CUB's DeviceRadixSort. Keys and values move
+// as the caller's bits. No host synchronisation: every list is on the
+// device (core/work_queue.cuh's scheme), every grid is sized from n.
+//
+// Scratch (one temp_layout): the second key and value buffer, the first
+// histogram and the counters (one memset), the level plan, the level's
+// histogram rows, varying bits and bases, three bucket lists (two by level
+// parity, one of the buckets a pass sorts) with their tile lists, one
+// look-back table, the run list.
+#pragma once
+
+#include "core/problem.cuh"
+#include "radix/msd_levels.cuh"
+#include "radix/msd_local.cuh"
+#include "radix/msd_plan.hpp"
+#include "radix/msd_tuning.cuh"
+#include "radix/onesweep_histogram.cuh"
+#include "radix/onesweep_pass.cuh"
+#include "segmented/large.cuh"
+#include "segmented/plan.hpp"
+
+#include <gpusort/detail/core/launch.cuh>
+#include <gpusort/detail/core/temp_layout.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort::detail::radix_msd {
+
+template <class K, class P> struct buffers {
+  using U = typename key_traits<K>::bits;
+  using T = tuning<U, P>;
+  int levels = 0;
+  bounds bound;
+  std::size_t tile_bound = 0;
+  U* keys_alt = nullptr;
+  P* vals_alt = nullptr;
+  unsigned* first_hist = nullptr;      // [pass][digit]
+  queue_counter* counters = nullptr;   // listed[levels + 1], live[levels], runs
+  unsigned* tiles = nullptr;           // [level]: the passes' tile ids
+  int* first_level = nullptr;
+  std::size_t zero_bytes = 0;          // first_hist .. first_level, zeroed at the start
+  slot_plan* plan = nullptr;           // [level]
+  unsigned* hist = nullptr;            // [bucket][digit]
+  unsigned long long* varying = nullptr;
+  unsigned long long* base = nullptr;  // [bucket][digit]
+  segmented::list_scratch lists[3];    // by level parity; the pass's
+  unsigned* lookback = nullptr;        // [tile][digit]
+  run* runs = nullptr;
+
+  buffers(temp_layout& t, const sort_problem<K, P>& p) {
+    levels = radix::pass_count(p.ord, T::radix_bits);
+    bound = bounds(p.n, T::local_keys, levels);
+    if (p.n <= T::local_keys) {
+      counters = t.take<queue_counter>(1);
+      runs = t.take<run>(1);
+      return;
+    }
+    keys_alt = t.take<U>(p.n);
+    if constexpr (!is_no_value<P>) vals_alt = t.take<P>(p.n);
+    const std::size_t zero_at = t.bytes();
+    first_hist = t.take<unsigned>(std::size_t(levels) * T::bins);
+    counters = t.take<queue_counter>(std::size_t(2 * levels + 2));
+    tiles = t.take<unsigned>(std::size_t(levels));
+    first_level = t.take<int>(1);
+    zero_bytes = t.bytes() - zero_at;
+    plan = t.take<slot_plan>(std::size_t(levels));
+    hist = t.take<unsigned>(bound.buckets * T::bins);
+    varying = t.take<unsigned long long>(bound.buckets);
+    base = t.take<unsigned long long>(bound.buckets * T::bins);
+    for (auto& l : lists) l = segmented::take_list(t, bound.buckets, p.n, T::pass::tile, T::pass::tile);
+    tile_bound = p.n / T::pass::tile + bound.buckets + 1;
+    lookback = t.take<unsigned>(tile_bound * T::bins);
+    runs = t.take<run>(bound.runs);
+  }
+  queue_counter* listed() const { return counters; }
+  queue_counter* live() const { return counters + levels + 1; }
+  work_list<run> run_list() const {
+    return keys_alt ? work_list<run>{runs, counters + 2 * levels + 1, bound.runs} : work_list<run>{runs, counters, 1};
+  }
+};
+
+// Resets the tile counter and the look-back words of the pass's listed tiles.
+template <int BINS>
+__global__ void __launch_bounds__(256) clear_lookback_kernel(segment_list l, unsigned* lookback, unsigned* tiles) {
+  const std::size_t words = std::size_t(l.first_tile[l.bound]) * BINS;
+  const std::size_t stride = std::size_t(gridDim.x) * 256;
+  for (std::size_t w = std::size_t(blockIdx.x) * 256 + threadIdx.x; w < words; w += stride) lookback[w] = 0;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *tiles = 0;
+}
+
+template <int BINS> __global__ void seed_kernel(run* runs, queue_counter* count, run r) {
+  runs[0] = r;
+  *count = 1;
+}
+
+struct family {
+  static constexpr algorithm id = algorithm::radix_msd;
+  static constexpr bool compares = false;
+  static constexpr unsigned value_widths = index_value_widths;
+
+  template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
+    temp_layout t;
+    buffers<K, P> b(t, p);
+    return t.bytes();
+  }
+
+  template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
+    using U = typename key_traits<K>::bits;
+    using T = tuning<U, P>;
+    const call_context& ctx = *p.ctx;
+    if (p.n == 0) return;
+    temp_layout t(temp);
+    const buffers<K, P> b(t, p);
+    const key_buffers<U> keys{reinterpret_cast<const U*>(p.keys_in), reinterpret_cast<U*>(p.keys_out), b.keys_alt};
+    const value_buffers<P> vals{p.vals_in, p.vals_out, b.vals_alt};
+    const work_list<run> runs = b.run_list();
+    const unsigned sms = sm_count(ctx);
+    auto local = local_kernel<T, K, P>;
+    constexpr std::size_t local_shared = T::local::shared_bytes;
+    allow_shared_memory(ctx, local, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
+
+    if (p.n <= T::local_keys) {  // one local sort
+      seed_kernel<T::bins><<<1, 1, 0, p.stream>>>(b.runs, b.counters, run{0, p.n, b.levels, radix_onesweep::buf_in});
+      ctx.check_launch("radix msd seed");
+      local<<<1, T::local_threads, local_shared, p.stream>>>(keys, vals, runs, p.ord);
+      return ctx.check_launch("radix msd local sort");
+    }
+
+    ctx.check(cudaMemsetAsync(b.first_hist, 0, b.zero_bytes, p.stream), "cudaMemsetAsync(radix msd counters)");
+    // 1. first histogram, plan, level 0
+    radix_onesweep::pass_digits<K, T::pass::max_passes> digits{};
+    digits.passes = b.levels;
+    for (int i = 0; i < b.levels; ++i) digits.pass[i] = radix::digit_map<K>::of(p.ord, T::radix_bits, i);
+    {
+      const std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
+      const unsigned grid = grid_for(p.n, per_block, std::size_t(sms) * T::hist_blocks_per_sm);
+      radix_onesweep::histogram_kernel<typename T::pass, K><<<dim3(grid, 1), T::hist_threads, 0, p.stream>>>(
+          p.keys_in, p.n, p.n, digits, b.first_hist);
+      ctx.check_launch("radix msd first histogram");
+    }
+    level_state s{b.plan, b.first_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
+                  b.levels, T::local_keys};
+    plan_kernel<T><<<1, T::bins, 0, p.stream>>>(s, b.lists[0].list, p.n, b.plan);
+    ctx.check_launch("radix msd plan");
+
+    // 2. the levels
+    for (int j = 0; j < b.levels; ++j) {
+      segmented::list_scratch at = b.lists[j % 2], next = b.lists[(j + 1) % 2], sorting = b.lists[2];
+      at.list.bound = b.bound.at_level(j);
+      next.list.bound = b.bound.at_level(j + 1);
+      sorting.list.bound = at.list.bound;
+      const std::size_t tiles = p.n / T::pass::tile + at.list.bound + 1;
+      const unsigned wide = grid_for(tiles, 1, std::size_t(sms) * 8);
+      const unsigned warps = grid_for(at.list.bound, 8, std::size_t(sms) * 8);
+      segmented::plan_counted_list(ctx, b.listed() + j, at, T::pass::tile, p.stream);
+      clear_kernel<T::bins><<<grid_for(at.list.bound * 256, 256, std::size_t(sms) * 8), 256, 0, p.stream>>>(s, at.list, j);
+      ctx.check_launch("radix msd clear");
+      const auto digit = radix::digit_map<K>::of(p.ord, T::radix_bits, b.levels - 1 - j);
+      histogram_kernel<T, K><<<grid_for(tiles, 1, std::size_t(sms) * T::hist_blocks_per_sm), T::hist_threads, 0,
+                               p.stream>>>(keys, s, at.list, j, digit);
+      ctx.check_launch("radix msd histogram");
+      triage_kernel<K><<<warps, 256, 0, p.stream>>>(s, at.list, next.list, sorting.list, j, p.ord);
+      ctx.check_launch("radix msd triage");
+      segmented::plan_counted_list(ctx, b.live() + j, sorting, T::pass::tile, p.stream);
+      clear_lookback_kernel<T::bins><<<wide, 256, 0, p.stream>>>(sorting.list, b.lookback, b.tiles + j);
+      ctx.check_launch("radix msd look-back clear");
+      // one block a tile while the level's bucket bound is small next to
+      // its tiles; else the resident grid taking tiles
+      if (at.list.bound * 4 <= p.n / T::pass::tile) pass<false>(p, b, sorting.list, j, digit, tiles);
+      else pass<true>(p, b, sorting.list, j, digit, tiles);
+      file_kernel<T::bins><<<warps, 256, 0, p.stream>>>(s, sorting.list, next.list, j);
+      ctx.check_launch("radix msd file");
+    }
+
+    // 3. local sorts and copies
+    const unsigned grid = grid_for(b.bound.runs, 1, std::size_t(sms) * 4);
+    local<<<grid, T::local_threads, local_shared, p.stream>>>(keys, vals, runs, p.ord);
+    ctx.check_launch("radix msd local sort");
+  }
+
+  // One MSD pass: onesweep's pass kernel over the level's buckets.
+  template <bool PERSISTENT, class K, class P>
+  static void pass(const sort_problem<K, P>& p, const buffers<K, P>& b, const segment_list& l, int level,
+                   const radix::digit_map<K>& digit, std::size_t tiles) {
+    using U = typename key_traits<K>::bits;
+    using T = tuning<U, P>;
+    using Geo = segmented::segment_chains<PERSISTENT>;
+    const call_context& ctx = *p.ctx;
+    auto kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo>;
+    constexpr std::size_t shared_bytes = radix_onesweep::pass_shared<typename T::pass, U, P>::bytes;
+    allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix msd pass)");
+    const unsigned grid =
+        PERSISTENT ? grid_for(tiles, 1, std::size_t(sm_count(ctx)) * T::pass::min_blocks) : unsigned(tiles);
+    radix_onesweep::pass_args<K, P, Geo> a{};
+    a.keys_in = reinterpret_cast<const U*>(p.keys_in);
+    a.keys_out = reinterpret_cast<U*>(p.keys_out);
+    a.keys_alt = b.keys_alt;
+    a.vals_in = p.vals_in;
+    a.vals_out = p.vals_out;
+    a.vals_alt = b.vals_alt;
+    a.plan = b.plan;
+    a.slot = level;
+    a.geo = {l, b.base};
+    a.next_base = nullptr;
+    a.lookback = b.lookback;
+    a.counter = b.tiles + level;
+    a.next_lookback = b.lookback;
+    a.next_words = 0;
+    a.digit = digit;
+    a.pad = radix::pad_bits(p.ord);
+    kernel<<<grid, T::pass::threads, shared_bytes, p.stream>>>(a);
+    ctx.check_launch("radix msd pass");
+  }
+};
+
+}  // namespace gpusort::detail::radix_msd

@@ -1,0 +1,258 @@
+// radix_msd, the kernels of one MSD level (Stehle & Jacobsen 2017, "A
+// Memory Bandwidth-Efficient Hybrid Radix Sort on GPUs", section 4). Every
+// level is the same fixed set of launches, whatever its bucket count: the
+// buckets are device-side lists (core/work_queue.cuh's scheme: arrays of a
+// host-known bound, counts in device memory), and every grid is sized from
+// a host-known bound, its blocks leaving once the list is done.
+//
+//   plan       once, after the first histogram (every digit, one read):
+//              which digits every key shares (skipped by every bucket),
+//              each level's plan (msd_plan.hpp), level 0's one bucket
+//   histogram  per bucket of the level: the level's digit counts and the
+//              bits in which its keys differ from its first key (one read);
+//              the first sorting level takes its counts from the first
+//              histogram instead
+//   triage     per bucket: keys all equal in the order's bits -> a copy run,
+//              done; otherwise listed for the pass, its digit bases the
+//              exclusive scan of its counts. A skipped level hands its
+//              buckets on unchanged.
+//   pass       onesweep_pass_kernel over the listed buckets' tiles, each
+//              bucket a look-back chain of its own (the segmented sort's
+//              segment_chains geometry), src -> dst by the level's plan
+//   file       per bucket, its 256 children: big ones to the next level,
+//              runs of small ones to the local sort (msd_plan.hpp)
+#pragma once
+
+#include "radix/digit.cuh"
+#include "radix/msd_plan.hpp"
+#include "radix/msd_tuning.cuh"
+#include "radix/onesweep_histogram.cuh"
+#include "segmented/lists.cuh"
+
+#include <gpusort/detail/block/scan.cuh>
+#include <gpusort/detail/core/work_queue.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort::detail::radix_msd {
+
+using radix_onesweep::slot_plan;
+using segmented::segment_list;
+
+// What the level kernels share, passed by value. Counters (zeroed once per
+// call): listed[j], the buckets of level j (list at[j % 2]); live[j], those
+// level j's pass sorts (list `sorting`).
+struct level_state {
+  const slot_plan* plan;            // [level]
+  const unsigned* first_hist;       // [pass][digit], the first histogram
+  int* first_level;                 // the first level that sorts (levels when none)
+  unsigned* hist;                   // [bucket of at][digit], this level's
+  unsigned long long* varying;      // [bucket of at]: ordered bits in which keys differ from the first
+  unsigned long long* base;         // [bucket of sorting][digit]: first output of each digit
+  queue_counter* listed;            // [level + 1]
+  queue_counter* live;              // [level]
+  work_list<run> runs;
+  int levels;
+  std::size_t local;                // keys a local sort holds
+};
+
+// The keys as the buffer ids of slot_plan name them.
+template <class U> struct key_buffers {
+  const U* in;
+  U* out;
+  U* alt;
+  __device__ __forceinline__ const U* of(int b) const {
+    return b == radix_onesweep::buf_in ? in : b == radix_onesweep::buf_out ? out : alt;
+  }
+};
+
+// Pieces of a copy run (many blocks share a big one).
+__device__ __forceinline__ void push_copy(const work_list<run>& runs, std::size_t begin, std::size_t size,
+                                          int buffer) {
+  const std::size_t k = pieces(size);
+  const std::size_t at = runs.reserve(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::size_t from = i * copy_piece;
+    runs[at + i] = run{begin + from, size - from < copy_piece ? size - from : copy_piece, 0, buffer};
+  }
+}
+
+// One block of T::bins threads: skipped digits, the level plan, level 0.
+template <class T>
+__global__ void __launch_bounds__(T::bins)
+plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan) {
+  __shared__ int skip[T::max_levels];
+  const int b = threadIdx.x;
+  for (int j = 0; j < s.levels; ++j) {
+    const int pass = s.levels - 1 - j;
+    const int constant = __syncthreads_or(s.first_hist[pass * T::bins + b] == n);
+    if (b == 0) skip[j] = constant;
+  }
+  __syncthreads();
+  if (b != 0) return;
+  make_levels(skip, s.levels, plan);
+  int first = 0;
+  while (first < s.levels && skip[first]) ++first;
+  *s.first_level = first;
+  if (first == s.levels) {  // every key equal in the order's bits: sorted
+    push_copy(s.runs, 0, n, radix_onesweep::buf_in);
+    return;
+  }
+  level0.begin[0] = 0;
+  level0.size[0] = n;
+  s.listed[0] = 1;
+}
+
+// The level's digit counts per listed bucket, and the bits that vary.
+template <class T, class K>
+__global__ void __launch_bounds__(T::hist_threads)
+histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, segment_list l, int level,
+                 radix::digit_map<K> digit) {
+  using U = typename key_traits<K>::bits;
+  __shared__ unsigned counts[T::bins];
+  __shared__ unsigned long long differ;
+  const slot_plan pl = s.plan[level];
+  if (pl.mode != radix_onesweep::slot_sort) return;
+  if (level == *s.first_level) {  // level 0's one bucket: the first histogram has it
+    if (blockIdx.x != 0) return;
+    for (int b = threadIdx.x; b < T::bins; b += T::hist_threads)
+      s.hist[b] = s.first_hist[(s.levels - 1 - level) * T::bins + b];
+    if (threadIdx.x == 0) s.varying[0] = ~0ull;
+    return;
+  }
+  const U* src = keys.of(pl.src);
+  const unsigned tiles = unsigned(l.first_tile[l.bound]);
+  constexpr std::size_t tile = std::size_t(T::pass::tile);
+  for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
+    for (int b = threadIdx.x; b < T::bins; b += T::hist_threads) counts[b] = 0;
+    if (threadIdx.x == 0) differ = 0;
+    __syncthreads();
+    const unsigned q = l.tile_seg[t];
+    const std::size_t from = std::size_t(t - unsigned(l.first_tile[q])) * tile;
+    const std::size_t left = l.size[q] - from;
+    const std::size_t first = l.begin[q] + from;
+    const unsigned valid = left < tile ? unsigned(left) : unsigned(tile);
+    const U ref = digit.ordered(src[l.begin[q]]);
+    unsigned long long mine = 0;
+    // T::hist_items loads in flight a thread before any is counted
+    constexpr unsigned chunk = unsigned(T::hist_threads) * T::hist_items;
+    for (unsigned c = 0; c < valid; c += chunk) {
+      U k[T::hist_items];
+#pragma unroll
+      for (int i = 0; i < T::hist_items; ++i) {
+        const unsigned at = c + unsigned(i) * T::hist_threads + threadIdx.x;
+        if (at < valid) k[i] = src[first + at];
+      }
+#pragma unroll
+      for (int i = 0; i < T::hist_items; ++i) {
+        if (c + unsigned(i) * T::hist_threads + threadIdx.x >= valid) continue;
+        const U o = digit.ordered(k[i]);
+        mine |= static_cast<unsigned long long>(o ^ ref);
+        atomicAdd(&counts[digit.from_ordered(o)], 1u);
+      }
+    }
+    if (mine) atomicOr(&differ, mine);
+    __syncthreads();
+    for (int b = threadIdx.x; b < T::bins; b += T::hist_threads)
+      if (counts[b]) atomicAdd(&s.hist[std::size_t(q) * T::bins + b], counts[b]);
+    if (threadIdx.x == 0 && differ) atomicOr(&s.varying[q], differ);
+    __syncthreads();  // the next tile clears the counts
+  }
+}
+
+// Zeroes the histogram rows and varying words of the level's listed buckets.
+// (Kernels of no key type are templates on the digit count: a header's
+// plain kernels would be defined once per unit that includes it.)
+template <int BINS> __global__ void __launch_bounds__(256) clear_kernel(level_state s, segment_list l, int level) {
+  const std::size_t listed = std::size_t(s.listed[level]);
+  const std::size_t stride = std::size_t(gridDim.x) * 256;
+  for (std::size_t w = std::size_t(blockIdx.x) * 256 + threadIdx.x; w < listed * BINS; w += stride) {
+    s.hist[w] = 0;
+    if (w % BINS == 0) s.varying[w / BINS] = 0;
+  }
+}
+
+// One warp a listed bucket (see the header).
+template <class K>
+__global__ void __launch_bounds__(256)
+triage_kernel(level_state s, segment_list at, segment_list next, segment_list sorting, int level, key_order<K> ord) {
+  using U = typename key_traits<K>::bits;
+  const slot_plan pl = s.plan[level];
+  const std::size_t listed = std::size_t(s.listed[level]);
+  const unsigned lane = threadIdx.x & 31u;
+  const std::size_t warps = std::size_t(gridDim.x) * 8;
+  for (std::size_t q = std::size_t(blockIdx.x) * 8 + threadIdx.x / 32; q < listed; q += warps) {
+    const std::size_t begin = at.begin[q], size = at.size[q];
+    if (pl.mode != radix_onesweep::slot_sort) {  // the digit is every key's: on to the next level
+      if (lane == 0) {
+        const std::size_t i = std::size_t(atomicAdd(&s.listed[level + 1], 1ull));
+        next.begin[i] = begin;
+        next.size[i] = size;
+      }
+      continue;
+    }
+    const U differ = U(s.varying[q]);
+    if (U(U(differ >> ord.shift) & ord.mask) == 0) {  // all equal: sorted
+      if (lane == 0 && pl.src != radix_onesweep::buf_out) push_copy(s.runs, begin, size, pl.src);
+      continue;
+    }
+    std::size_t i = 0;
+    if (lane == 0) i = std::size_t(atomicAdd(&s.live[level], 1ull));
+    i = __shfl_sync(0xFFFFFFFFu, i, 0);
+    if (lane == 0) {
+      sorting.begin[i] = begin;
+      sorting.size[i] = size;
+    }
+    // bases: the bucket's first key + the exclusive scan of its counts
+    const unsigned* h = s.hist + q * 256 + lane * 8;
+    unsigned d[8], sum = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      d[k] = h[k];
+      sum += d[k];
+    }
+    unsigned long long run_at = begin + (block::warp_inclusive_sum(sum) - sum);
+    unsigned long long* out = s.base + i * 256 + lane * 8;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      out[k] = run_at;
+      run_at += d[k];
+    }
+  }
+}
+
+// One warp a bucket the level sorted: its children, filed by lane 0 from
+// their sizes staged in shared memory.
+template <int BINS>
+__global__ void __launch_bounds__(256)
+file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
+  static_assert(BINS == 256, "file_children files 256 children");
+  __shared__ std::size_t sizes[8][BINS];
+  const slot_plan pl = s.plan[level];
+  if (pl.mode != radix_onesweep::slot_sort) return;
+  const int pass = s.levels - 1 - level;
+  const std::size_t count = std::size_t(s.live[level]);
+  const unsigned lane = threadIdx.x & 31u, w = threadIdx.x / 32;
+  const std::size_t warps = std::size_t(gridDim.x) * 8;
+  for (std::size_t q = std::size_t(blockIdx.x) * 8 + w; q < count; q += warps) {
+    const std::size_t begin = sorting.begin[q], end = begin + sorting.size[q];
+    const unsigned long long* b = s.base + q * 256;
+    for (int c = lane; c < 256; c += 32) sizes[w][c] = std::size_t((c + 1 < 256 ? b[c + 1] : end) - b[c]);
+    __syncwarp();
+    if (lane == 0) {
+      file_children(
+          begin, [&](int c) { return sizes[w][c]; }, pass, s.local, pl.dst != radix_onesweep::buf_out,
+          [&](std::size_t at, std::size_t n) {
+            const std::size_t i = std::size_t(atomicAdd(&s.listed[level + 1], 1ull));
+            next.begin[i] = at;
+            next.size[i] = n;
+          },
+          [&](std::size_t at, std::size_t n, int passes) { s.runs.push(run{at, n, passes, pl.dst}); },
+          [&](std::size_t at, std::size_t n) { push_copy(s.runs, at, n, pl.dst); });
+    }
+    __syncwarp();
+  }
+}
+
+}  // namespace gpusort::detail::radix_msd

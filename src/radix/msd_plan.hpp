@@ -1,0 +1,129 @@
+// radix_msd's plan: the host-checkable parts of the MSD hybrid (Stehle &
+// Jacobsen 2017, "A Memory Bandwidth-Efficient Hybrid Radix Sort on GPUs"),
+// plain C++ so that tests/radix_host_test.cpp checks them exhaustively.
+//
+//   levels   level j sorts digit D - 1 - j (8-bit digits from the top of the
+//            order's bits) of every bucket still larger than a local sort.
+//            A digit that every key shares (the first histogram shows it)
+//            is skipped by all buckets: its level moves nothing. A level
+//            that sorts reads where the last one wrote and writes the other
+//            of (scratch, output): the input is read by the first sorting
+//            level only and is never written.
+//   packing  after a level, each bucket's 256 children (consecutive, in
+//            digit order) are filed: children of more than `local` keys are
+//            the next level's buckets; runs of consecutive smaller ones, as
+//            many as fit `local` keys, are local-sorted (one block, all
+//            their digits below the parent's, and the parent's own digit
+//            when the run holds more than one child). After the last digit
+//            a bucket is sorted: it is copied if it lies outside the output.
+//   runs     runs to copy (a sorted bucket, a bucket whose keys are all
+//            equal) are cut into pieces of at most copy_piece keys, so that
+//            many blocks share a big one.
+//   bounds   how many buckets, tiles and runs the lists must hold: sizes of
+//            the device-side lists from what the host knows (n).
+#pragma once
+
+#include "radix/onesweep_plan.hpp"
+
+#include <cstddef>
+
+namespace gpusort::detail::radix_msd {
+
+using radix_onesweep::slot_plan;
+
+// A range of keys in one buffer (radix_onesweep::slot_buffer) that the
+// local sort finishes: sorted by digits [0, passes) into the output
+// (passes == 0: a copy).
+struct run {
+  std::size_t begin = 0, size = 0;
+  int passes = 0, buffer = 0;
+};
+
+// Level j of `levels` (j = 0 sorts the top digit): skip[j] says its digit
+// is constant. plan[j]: skip, or sort src -> dst.
+GPUSORT_HD void make_levels(const int* skip, int levels, slot_plan* plan) {
+  int at = radix_onesweep::buf_in;
+  for (int j = 0; j < levels; ++j) {
+    if (skip[j]) {
+      plan[j] = {radix_onesweep::slot_skip, 0, 0};
+      continue;
+    }
+    const int dst = at == radix_onesweep::buf_alt ? radix_onesweep::buf_out : radix_onesweep::buf_alt;
+    plan[j] = {radix_onesweep::slot_sort, at, dst};
+    at = dst;
+  }
+}
+
+// The buffer the keys lie in before level j (after its sorting levels).
+GPUSORT_HD int buffer_before(const slot_plan* plan, int j) {
+  int at = radix_onesweep::buf_in;
+  for (int i = 0; i < j; ++i)
+    if (plan[i].mode == radix_onesweep::slot_sort) at = plan[i].dst;
+  return at;
+}
+
+// Files the children of one bucket that a level with digit pass `pass`
+// sorted into `buffer`: child c holds size(c) keys from first + the sizes
+// before it. big(begin, size): a child for the next level (pass > 0);
+// local(begin, size, passes): a run to local-sort; copy(begin, size): a
+// sorted range that must reach the output (copy_needed: buffer != output).
+template <class Size, class Big, class Local, class Copy>
+GPUSORT_HD void file_children(std::size_t first, Size size, int pass, std::size_t local, bool copy_needed,
+                              Big big, Local loc, Copy copy) {
+  if (pass == 0) {  // the bucket is sorted
+    std::size_t total = 0;
+    for (int c = 0; c < 256; ++c) total += size(c);
+    if (copy_needed && total) copy(first, total);
+    return;
+  }
+  std::size_t at = first, run_at = first, run_keys = 0;
+  int run_children = 0;
+  auto close = [&] {
+    if (run_keys) loc(run_at, run_keys, run_children > 1 ? pass + 1 : pass);
+    run_keys = 0;
+    run_children = 0;
+  };
+  for (int c = 0; c < 256; ++c) {
+    const std::size_t s = size(c);
+    if (s == 0) continue;
+    if (s > local) {
+      close();
+      big(at, s);
+    } else {
+      if (run_keys + s > local) close();
+      if (run_keys == 0) run_at = at;
+      run_keys += s;
+      ++run_children;
+    }
+    at += s;
+  }
+  close();
+}
+
+// Pieces of a copy run.
+constexpr std::size_t copy_piece = std::size_t(1) << 16;
+GPUSORT_HD std::size_t pieces(std::size_t size) { return (size + copy_piece - 1) / copy_piece; }
+
+// Host-known bounds on the device-side lists of one sort of n keys.
+struct bounds {
+  std::size_t buckets = 1;  // buckets of a level (more than `local` keys each)
+  std::size_t runs = 1;     // runs of the whole sort
+
+  bounds() = default;
+  bounds(std::size_t n, std::size_t local, int levels) {
+    buckets = n / (local + 1) > 1 ? n / (local + 1) : 1;
+    // A bucket's runs: those closed because the next child would not fit
+    // (two in a row hold more than `local` keys: at most 2 x keys / local
+    // + 1 over the sort), one before each big child and one at its end;
+    // dead buckets and sorted ones are copies, in pieces.
+    runs = 2 * (n / (local ? local : 1)) + 1 + std::size_t(levels) * 4 * buckets + n / copy_piece + 2 * buckets + 4;
+  }
+  // Buckets level j can hold: 256^j, and no more than `buckets`.
+  std::size_t at_level(int j) const {
+    std::size_t b = 1;
+    for (int i = 0; i < j && b < buckets; ++i) b *= 256;
+    return b < buckets ? b : buckets;
+  }
+};
+
+}  // namespace gpusort::detail::radix_msd
