@@ -3,7 +3,8 @@
 // Sizes cover one tile, a partial tile and several tiles of each family
 // (and onesweep's small, fused and full paths), keys and pairs, both orders;
 // U32Deep reaches sample sort's refinement levels and several quicksort
-// levels; a partial bit range takes the (rank, index) path of comparison
+// levels, U64Msd radix_msd's MSD levels (one, then two, before the local
+// sort); a partial bit range takes the (rank, index) path of comparison
 // sorts. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
 // (the sanitizers are slow: check what a change touched).
 #include "gpu_suite.hpp"
@@ -32,7 +33,7 @@ constexpr gpusort::algorithm all[] = {
     gpusort::algorithm::odd_even,        gpusort::algorithm::bitonic,        gpusort::algorithm::merge_recursive,
     gpusort::algorithm::merge_bottom_up, gpusort::algorithm::merge_path,     gpusort::algorithm::radix_split,
     gpusort::algorithm::radix_tile,      gpusort::algorithm::radix_onesweep, gpusort::algorithm::sample,
-    gpusort::algorithm::quick,
+    gpusort::algorithm::quick,           gpusort::algorithm::radix_msd,
 };
 
 bool selected(gpusort::algorithm a) {
@@ -57,6 +58,11 @@ TEST_F(GpuSanitize, U8) {
 TEST_F(GpuSanitize, U32Deep) {
   for (auto a : {gpusort::algorithm::sample, gpusort::algorithm::quick})
     if (selected(a)) GPUSORT_CASE(smoke<std::uint32_t>(a, {1200007}));
+}
+
+TEST_F(GpuSanitize, U64Msd) {
+  if (selected(gpusort::algorithm::radix_msd))
+    GPUSORT_CASE(smoke<std::uint64_t>(gpusort::algorithm::radix_msd, {200003, 1600001}));
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ struct algo_info {
 };
 // std::to_array sizes the table: adding a family is one line.
 constexpr auto algos = std::to_array<algo_info>({
-    {algorithm::automatic, "auto", true},  // resolves to radix_onesweep
+    {algorithm::automatic, "auto", true},  // resolves to radix_onesweep or radix_msd (device_api.cu)
     {algorithm::odd_even, "odd_even", true},
     {algorithm::bitonic, "bitonic", false},
     {algorithm::radix_split, "radix_split", true},

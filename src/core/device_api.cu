@@ -14,9 +14,25 @@
 namespace gpusort::detail {
 namespace {
 
-// What `automatic` runs: the fastest family measured (bench/results/):
-// onesweep radix sort, for every key type.
-algorithm resolve(algorithm a) { return a == algorithm::automatic ? algorithm::radix_onesweep : a; }
+// Whether this build holds algorithm a for key type K (its carrier).
+template <class K> constexpr bool is_built(algorithm a) {
+  using C = carrier_t<K>;
+#define GPUSORT_BUILT(A, KT) \
+  if (std::is_same_v<C, KT> && a == algorithm::A) return true;
+#include "gpusort_built.inc"
+#undef GPUSORT_BUILT
+  return false;
+}
+
+// What `automatic` runs: the fastest family measured (bench/results/,
+// docs/perf/radix.md): the MSD hybrid for 8-byte keys from msd_min_keys
+// keys on (fewer passes over wide keys), onesweep otherwise.
+constexpr std::size_t msd_min_keys = std::size_t(1) << 22;
+template <class K> algorithm resolve(algorithm a, std::size_t n) {
+  if (a != algorithm::automatic) return a;
+  if (sizeof(K) == 8 && n >= msd_min_keys && is_built<K>(algorithm::radix_msd)) return algorithm::radix_msd;
+  return algorithm::radix_onesweep;
+}
 
 const char* algo_name(algorithm a) {
   const std::string_view name = to_string(a);
@@ -49,7 +65,7 @@ template <class K> void dispatch(algorithm a, const device_call<K>& c) {
 template <class K>
 void sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out, const void* vals_in,
                  void* vals_out, std::size_t val_size, std::size_t n, const options& opt, const char* op) {
-  const algorithm algo = resolve(opt.algo);
+  const algorithm algo = resolve<K>(opt.algo, n);
   const call_context ctx = make_context(op, key_info<K>::name, algo_name(algo), n, temp_bytes ? *temp_bytes : 0);
   if (!temp_bytes) ctx.fail(errc::invalid_argument, "temp_bytes is null");
   if (to_string(algo).empty()) ctx.fail(errc::invalid_argument, "unknown algorithm " + std::to_string(int(opt.algo)));
@@ -64,7 +80,7 @@ void sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_
 template <class K>
 void sort_device_alloc(const K* keys_in, K* keys_out, const void* vals_in, void* vals_out, std::size_t val_size,
                        std::size_t n, const options& opt, const char* op) {
-  allocating_call(make_context(op, key_info<K>::name, algo_name(resolve(opt.algo)), n), opt.stream,
+  allocating_call(make_context(op, key_info<K>::name, algo_name(resolve<K>(opt.algo, n)), n), opt.stream,
                   [&](void* temp, std::size_t& bytes) {
                     sort_device<K>(temp, &bytes, keys_in, keys_out, vals_in, vals_out, val_size, n, opt, op);
                   });

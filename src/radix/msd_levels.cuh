@@ -185,11 +185,15 @@ triage_kernel(level_state s, segment_list at, segment_list next, segment_list so
   for (std::size_t q = std::size_t(blockIdx.x) * 8 + threadIdx.x / 32; q < listed; q += warps) {
     const std::size_t begin = at.begin[q], size = at.size[q];
     if (pl.mode != radix_onesweep::slot_sort) {  // the digit is every key's: on to the next level
-      if (lane == 0) {
-        const std::size_t i = std::size_t(atomicAdd(&s.listed[level + 1], 1ull));
-        next.begin[i] = begin;
-        next.size[i] = size;
+      if (lane != 0) continue;
+      if (level + 1 == s.levels) {  // no digit left: sorted where it lies
+        const int at = buffer_before(s.plan, level);
+        if (at != radix_onesweep::buf_out) push_copy(s.runs, begin, size, at);
+        continue;
       }
+      const std::size_t i = std::size_t(atomicAdd(&s.listed[level + 1], 1ull));
+      next.begin[i] = begin;
+      next.size[i] = size;
       continue;
     }
     const U differ = U(s.varying[q]);
