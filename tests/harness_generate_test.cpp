@@ -21,7 +21,8 @@ namespace h = gpusort::harness;
 TEST(HarnessNames, RoundTrip) {
   const char* names[] = {"uniform",    "sorted",         "reverse",       "equal",
                          "few_unique", "zipf",           "entropy2",      "entropy4",
-                         "organ_pipe", "median3_killer", "sample_killer", "float_special"};
+                         "organ_pipe", "median3_killer", "sample_killer", "float_special",
+                         "bits20"};
   ASSERT_EQ(h::all_dists().size(), std::size(names));
   for (std::size_t i = 0; i < std::size(names); ++i) {
     EXPECT_EQ(h::to_string(h::all_dists()[i]), names[i]);
@@ -143,6 +144,24 @@ TYPED_TEST(HarnessGenerate, ShapesOfTheDistributions) {
     for (std::size_t i = 0; i < n; i += 16) ASSERT_EQ(traits<K>::raw(v[i]), traits<K>::raw(v[0])) << i;
     for (std::size_t j = 0; j < 1024; ++j)
       ASSERT_EQ(traits<K>::raw(v[j * n / 1024]), traits<K>::raw(v[0])) << j;
+  }
+  {  // bits20: the integers 0 .. 2^20 - 1 (as the key's value), all of them in use
+    const auto v = h::generate<K>(dist::bits20, n, 3);
+    if constexpr (w >= 32) {
+      constexpr double top = double(1 << 20);
+      double largest = 0;
+      for (K k : v) {
+        double x;
+        if constexpr (traits<K>::is_float) x = double(k);
+        else x = double(std::uint64_t(traits<K>::raw(k)));  // non-negative: raw bits == value
+        ASSERT_TRUE(x >= 0 && x < top && x == double(std::uint64_t(x))) << hex(k);
+        largest = std::max(largest, x);
+      }
+      EXPECT_GT(largest, top * 0.999);
+      EXPECT_GT(distinct(v), n * 9 / 10);  // 10^5 draws of 2^20 values: ~95% distinct
+    } else {  // no room for 20 bits: uniform over the key
+      EXPECT_GT(distinct(v), std::min<std::size_t>(n, (std::size_t(1) << w)) / 2);
+    }
   }
 }
 

@@ -46,6 +46,7 @@ constexpr dist_name dist_names[] = {
     {dist::median3_killer, "median3_killer"},
     {dist::sample_killer, "sample_killer"},
     {dist::float_special, "float_special"},
+    {dist::bits20, "bits20"},
 };
 }  // namespace
 
@@ -342,6 +343,18 @@ template <class K> void fill_float_special(K* out, std::size_t n, const stream& 
   });
 }
 
+// Small integers held in wide keys: uniform over the values 0 .. 2^20 - 1,
+// so a 64-bit key's high 44 bits are zero and a radix sort that skips
+// constant digits has 20 of 64 bits to do. Floats hold the integers themselves
+// (exact in f32 and f64), signed keys the non-negative ones. A key of fewer
+// than 20 bits has no such range and is uniform over its codes instead.
+template <class K> void fill_bits20(K* out, std::size_t n, const stream& s) {
+  if constexpr (detail::key_traits<K>::width < 20)
+    parallel_fill(n, [&](std::size_t i) { out[i] = code_space<K>::random(s(i)); });
+  else
+    parallel_fill(n, [&](std::size_t i) { out[i] = K(s(i) >> 44); });
+}
+
 }  // namespace
 
 template <class K> void generate(dist d, K* out, std::size_t n, std::uint64_t seed) {
@@ -377,6 +390,7 @@ template <class K> void generate(dist d, K* out, std::size_t n, std::uint64_t se
       if constexpr (detail::key_traits<K>::is_float) fill_float_special(out, n, s);
       else parallel_fill(n, [&](std::size_t i) { out[i] = cs::random(s(i)); });
       break;
+    case dist::bits20: fill_bits20(out, n, s); break;
     default: throw error(errc::invalid_argument, "harness::generate: unknown distribution");
   }
 }

@@ -29,6 +29,7 @@ enum class dist {
   median3_killer,  // Musser's median-of-3 killer permutation
   sample_killer,   // runs of equal keys aligned to sample positions
   float_special,   // +-0.0, +-inf, NaNs of both signs, denormals, mixed with random
+  bits20,          // uniform in [0, 2^20): small integers in wide keys (narrower keys: uniform)
 };
 std::string_view to_string(dist d);
 bool parse_dist(std::string_view name, dist& out);

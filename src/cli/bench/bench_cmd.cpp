@@ -4,16 +4,17 @@
 #include "commands.hpp"
 #include "keys.hpp"
 
+#include "bench/built_keys.hpp"
 #include "bench/device_env.hpp"
 #include "bench/gpu_timing.hpp"
 #include "bench/methods.hpp"
 #include "bench/peers/cub_offsets.hpp"
-#include "bench/peers/cub_segmented_keys.hpp"
 #include "bench/report.hpp"
 #include "bench/segments.hpp"
 #include "bench/struct_key.hpp"
 #include "bench/suite.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -25,8 +26,8 @@ namespace gpusort::cli {
 namespace {
 
 const char* bench_usage =
-    "usage: gpusort bench [--algo A[,B...]] [--key K[,K...]] [--pairs] [--n N[,N...]]\n"
-    "                     [--dist D[,D...]] [--reps R] [--warmup W] [--seed S]\n"
+    "usage: gpusort bench [--algo A[,B...]] [--key K[,K...]] [--pairs] [--value V[,V...]]\n"
+    "                     [--n N[,N...]] [--dist D[,D...]] [--reps R] [--warmup W] [--seed S]\n"
     "                     [--pivots P] [--csv PATH] [--smoke] [--no-caps]\n"
     "\n"
     "Times sorts of generated inputs, verifies every output, prints a table and\n"
@@ -42,9 +43,19 @@ const char* bench_usage =
     "  --key      u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64 (default u32), or\n"
     "             u32f32: struct {u32 major; f32 minor} ordered by (major, minor)\n"
     "             through a device comparator; merge_path and cub_merge only, keys only\n"
-    "  --pairs    sort (key, u32 value) pairs, value = original index\n"
+    "  --pairs    sort (key, value) pairs, value = original index (u32 unless --value)\n"
+    "  --value    the values' type: u32 (default) or u64, or u32,u64 (each key runs\n"
+    "             with each); implies --pairs. u64 values are built for the keys\n"
+    "             %s only (GPUSORT_CLI_U64_VALUE_KEYS; other keys are\n"
+    "             skipped, saying so) and run our sorts, cub_radix, cub_merge and\n"
+    "             the host rows; thrust, cub_segmented and the CPU baselines take\n"
+    "             u32 values only and are skipped. The CSV's value column: u32,\n"
+    "             u64, or - (keys only)\n"
     "  --n        sizes: 1048576, 2^20 or 1<<20, comma separated\n"
     "  --dist     %s\n"
+    "             bits20: uniform in [0, 2^20) (small integers in wide keys: a u64's\n"
+    "             high 44 bits zero; floats hold the integers; u8/u16/i8/i16/f16/bf16\n"
+    "             uniform over the key)\n"
     "             segN: segments of N keys each; segpowN: power-law segment sizes\n"
     "             of mean N (N as for --n: seg256, segpow2^10; uniform keys). The\n"
     "             segmented sorts (segmented, cub_segmented) run on these only, the\n"
@@ -96,13 +107,13 @@ std::string join(const std::vector<std::string>& v) {
 int cmd_bench(int argc, char** argv) {
   using namespace bench;
   parsed_args a(argc, argv, 2,
-                {{"algo", true}, {"key", true}, {"pairs", false}, {"n", true}, {"dist", true},
-                 {"reps", true}, {"warmup", true}, {"seed", true}, {"pivots", true}, {"csv", true},
-                 {"smoke", false}, {"no-caps", false}},
+                {{"algo", true}, {"key", true}, {"pairs", false}, {"value", true}, {"n", true},
+                 {"dist", true}, {"reps", true}, {"warmup", true}, {"seed", true}, {"pivots", true},
+                 {"csv", true}, {"smoke", false}, {"no-caps", false}},
                 "bench");
   if (a.flag("help")) {
     std::printf(bench_usage, our_algorithm_names().c_str(), std::string(cub_segmented_keys).c_str(),
-                bench_dist_names().c_str(), caps_summary().c_str());
+                std::string(u64_value_keys).c_str(), bench_dist_names().c_str(), caps_summary().c_str());
     return exit_ok;
   }
   a.expect_positionals(0, 0, "no positional arguments");
@@ -110,7 +121,20 @@ int cmd_bench(int argc, char** argv) {
   // ---- the suite, from the options ------------------------------------------
   const bool smoke = a.flag("smoke");
   suite_config cfg;
-  cfg.pairs = a.flag("pairs");
+  // Value widths, each a run of every key: 0 for keys only.
+  std::vector<int> value_bits;
+  if (auto vs = a.value("value")) {
+    for (const auto& v : split_list(*vs)) {
+      if (v != "u32" && v != "u64") throw usage_error("--value must be u32 or u64, not '" + v + "'");
+      const int bits = v == "u32" ? 32 : 64;
+      if (std::find(value_bits.begin(), value_bits.end(), bits) == value_bits.end())
+        value_bits.push_back(bits);
+    }
+    if (value_bits.empty()) throw usage_error("--value names no value type");
+  } else {
+    value_bits.push_back(a.flag("pairs") ? 32 : 0);
+  }
+  cfg.pairs = value_bits.front() != 0;
   cfg.caps = !a.flag("no-caps");
   cfg.reps = int(parse_count(a.value_or("reps", smoke ? "3" : "10"), "--reps"));
   cfg.warmup = int(parse_count(a.value_or("warmup", smoke ? "1" : "2"), "--warmup"));
@@ -190,8 +214,10 @@ int cmd_bench(int argc, char** argv) {
   }
   for (auto n : cfg.sizes) {
     if (n == 0) throw usage_error("--n: sizes must be at least 1");
-    if (cfg.pairs && n > (std::uint64_t(1) << 32))
-      throw usage_error("--pairs: n must be at most 2^32 (values are u32 indices)");
+    if (cfg.pairs && n > (std::uint64_t(1) << 32) &&
+        std::find(value_bits.begin(), value_bits.end(), 32) != value_bits.end())
+      throw usage_error("--pairs: n must be at most 2^32 for u32 values (indices; --value u64 "
+                        "lifts it)");
   }
 
   // ---- the machine ------------------------------------------------------------
@@ -233,8 +259,10 @@ int cmd_bench(int argc, char** argv) {
   for (auto n : cfg.sizes) append_item(sizes, format_n(n), ',');
   std::string dists;
   for (const auto& d : cfg.dists) append_item(dists, d.name(), ',');
+  std::string values;
+  for (int bits : value_bits) append_item(values, bits == 0 ? "no" : bits == 32 ? "u32" : "u64", ',');
   std::printf("suite: algo=%s key=%s pairs=%s n=%s dist=%s warmup=%d reps=%d pivots=%s%s\n",
-              names.c_str(), join(keys).c_str(), cfg.pairs ? "u32" : "no", sizes.c_str(),
+              names.c_str(), join(keys).c_str(), values.c_str(), sizes.c_str(),
               dists.c_str(), cfg.warmup, cfg.reps, std::string(to_string(cfg.pivots)).c_str(),
               cfg.caps ? "" : " (no caps)");
   std::printf("%.*s\n", int(cub_offsets_policy.size()), cub_offsets_policy.data());
@@ -248,7 +276,10 @@ int cmd_bench(int argc, char** argv) {
 
   // ---- the runs ------------------------------------------------------------
   for (const auto& k : keys)
-    with_bench_key(k, [&]<class K>() { run_suite<K>(cfg, gpu, rep); });
+    for (int bits : value_bits) {
+      cfg.value_bits = bits ? bits : 32;
+      with_bench_key(k, [&]<class K>() { run_suite<K>(cfg, gpu, rep); });
+    }
 
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

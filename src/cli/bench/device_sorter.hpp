@@ -1,7 +1,9 @@
 // A GPU sort as the benchmark times it: our algorithms and the GPU peers
 // (CUB radix, CUB merge, CUB segmented, Thrust) behind one interface, so
 // that the timing loop (gpu_timing.hpp) is written once. Segmented sorts
-// are told the point's segments first (set_segments).
+// are told the point's segments first (set_segments). K is the key, V the
+// value of pairs (std::uint32_t or std::uint64_t: value = original index);
+// a keys-only run uses the u32 sorter with null value pointers.
 //
 // Lifetime per benchmark point (one n): the driver allocates the data
 // buffers, queries scratch_bytes(), checks that the scratch fits and
@@ -24,8 +26,6 @@
 
 namespace gpusort::cli::bench {
 
-using value_t = std::uint32_t;  // bench pairs: value = original index
-
 // Configurations of one sorter that the bench times in turn at a point,
 // each like any other sort, reporting the fastest: `what` names what
 // differs ("offsets"), `names` the choices valid for that n.
@@ -43,12 +43,12 @@ struct device_segments {
   const std::int64_t* offsets64 = nullptr;
 };
 
-template <class K> class device_sorter {
+template <class K, class V> class device_sorter {
  public:
   virtual ~device_sorter() = default;
   // Scratch the driver must allocate and pass to sort() for these buffers
   // (keys only when vals_in is null). Queried only, nothing is allocated.
-  virtual std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
+  virtual std::size_t scratch_bytes(K* keys_in, K* keys_out, V* vals_in, V* vals_out,
                                     std::size_t n) = 0;
   // Device memory the sorter allocates itself (a guess is fine): counted in
   // the does-it-fit check.
@@ -66,20 +66,26 @@ template <class K> class device_sorter {
   virtual void select_variant(const std::string& /*name*/) {}
   // Sorts n keys (and values, when vals_in is non-null) ascending on
   // `stream`, asynchronously. Input buffers may be overwritten.
-  virtual void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out,
-                    value_t* vals_in, value_t* vals_out, std::size_t n, cudaStream_t stream) = 0;
+  virtual void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, V* vals_in,
+                    V* vals_out, std::size_t n, cudaStream_t stream) = 0;
 };
 
-// Factories; each is explicitly instantiated for all 12 key types (ours in
-// ours.cpp, the peers in generated peers/*.cu files), except
-// make_cub_segmented: only for the keys of GPUSORT_CLI_CUB_SEGMENTED_KEYS
-// (peers/cub_segmented_keys.hpp).
+// Factories, explicitly instantiated (ours in ours.cpp, the peers in the
+// generated peers/*.cu files) for:
+//   make_ours, make_ours_segmented   all 12 keys, u32 and u64 values (no
+//                                    kernels: the library's own calls);
+//   make_cub_radix, make_cub_merge   all 12 keys with u32 values, the keys
+//                                    of GPUSORT_CLI_U64_VALUE_KEYS with u64;
+//   make_thrust                      all 12 keys, u32 values only;
+//   make_cub_segmented               the keys of GPUSORT_CLI_CUB_SEGMENTED_KEYS,
+//                                    u32 values only (built_keys.hpp).
 // pivots: sample sort's pivot rule (options::pivots; other algorithms ignore it).
-template <class K> std::unique_ptr<device_sorter<K>> make_ours(algorithm algo, pivot_rule pivots);
-template <class K> std::unique_ptr<device_sorter<K>> make_ours_segmented();
-template <class K> std::unique_ptr<device_sorter<K>> make_cub_radix();
-template <class K> std::unique_ptr<device_sorter<K>> make_cub_merge();
-template <class K> std::unique_ptr<device_sorter<K>> make_cub_segmented();
-template <class K> std::unique_ptr<device_sorter<K>> make_thrust();
+template <class K, class V>
+std::unique_ptr<device_sorter<K, V>> make_ours(algorithm algo, pivot_rule pivots);
+template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_ours_segmented();
+template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_radix();
+template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_merge();
+template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_segmented();
+template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_thrust();
 
 }  // namespace gpusort::cli::bench

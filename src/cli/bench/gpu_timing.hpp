@@ -41,14 +41,14 @@ class gpu_session {
 
 // Device memory for one benchmark point: the pristine input and the
 // buffers a sort reads and writes (values only for pairs).
-template <class K> struct device_data {
+template <class K, class V> struct device_data {
   static std::size_t bytes_needed(std::size_t n, bool pairs) {
-    return 3 * n * (sizeof(K) + (pairs ? sizeof(value_t) : 0));
+    return 3 * n * (sizeof(K) + (pairs ? sizeof(V) : 0));
   }
 
-  device_data(const std::vector<K>& keys, const std::vector<value_t>* vals, gpu_session& s)
+  device_data(const std::vector<K>& keys, const std::vector<V>* vals, gpu_session& s)
       : n(keys.size()), pairs(vals != nullptr) {
-    const std::size_t kb = n * sizeof(K), vb = pairs ? n * sizeof(value_t) : 0;
+    const std::size_t kb = n * sizeof(K), vb = pairs ? n * sizeof(V) : 0;
     pristine_keys = device_buffer(kb, "pristine keys");
     keys_in = device_buffer(kb, "input keys");
     keys_out = device_buffer(kb, "output keys");
@@ -71,7 +71,7 @@ template <class K> struct device_data {
                                cudaMemcpyDeviceToDevice, s.stream),
                "cudaMemcpyAsync(restore keys)");
     if (pairs)
-      cuda_check(cudaMemcpyAsync(vals_in.get(), pristine_vals.get(), n * sizeof(value_t),
+      cuda_check(cudaMemcpyAsync(vals_in.get(), pristine_vals.get(), n * sizeof(V),
                                  cudaMemcpyDeviceToDevice, s.stream),
                  "cudaMemcpyAsync(restore values)");
   }
@@ -83,7 +83,7 @@ template <class K> struct device_data {
     cuda_check(cudaMemsetAsync(keys_out.get(), 0xA5, n * sizeof(K), s.stream),
                "cudaMemsetAsync(output keys)");
     if (pairs)
-      cuda_check(cudaMemsetAsync(vals_out.get(), 0xA5, n * sizeof(value_t), s.stream),
+      cuda_check(cudaMemsetAsync(vals_out.get(), 0xA5, n * sizeof(V), s.stream),
                  "cudaMemsetAsync(output values)");
   }
 
@@ -95,14 +95,14 @@ template <class K> struct device_data {
 // Runs the sort warmup + reps times and returns the median of the timed
 // runs in ms; the sorted output ends up in out_keys/out_vals. `scratch`
 // must hold s.scratch_bytes() bytes. Throws gpusort::error on failure.
-template <class K>
-double time_device_sort(device_sorter<K>& sorter, device_data<K>& d, device_buffer& scratch,
+template <class K, class V>
+double time_device_sort(device_sorter<K, V>& sorter, device_data<K, V>& d, device_buffer& scratch,
                         std::size_t scratch_bytes, gpu_session& s, int warmup, int reps,
-                        std::vector<K>& out_keys, std::vector<value_t>& out_vals) {
+                        std::vector<K>& out_keys, std::vector<V>& out_vals) {
   K* kin = d.keys_in.template as<K>();
   K* kout = d.keys_out.template as<K>();
-  value_t* vin = d.pairs ? d.vals_in.template as<value_t>() : nullptr;
-  value_t* vout = d.pairs ? d.vals_out.template as<value_t>() : nullptr;
+  V* vin = d.pairs ? d.vals_in.template as<V>() : nullptr;
+  V* vout = d.pairs ? d.vals_out.template as<V>() : nullptr;
   std::vector<float> times;
   d.poison_outputs(s);
   for (int r = 0; r < warmup + reps; ++r) {
@@ -123,7 +123,7 @@ double time_device_sort(device_sorter<K>& sorter, device_data<K>& d, device_buff
              "cudaMemcpyAsync(sorted keys to host)");
   if (d.pairs) {
     out_vals.resize(d.n);
-    cuda_check(cudaMemcpyAsync(out_vals.data(), in_place ? vin : vout, d.n * sizeof(value_t),
+    cuda_check(cudaMemcpyAsync(out_vals.data(), in_place ? vin : vout, d.n * sizeof(V),
                                cudaMemcpyDeviceToHost, s.stream),
                "cudaMemcpyAsync(sorted values to host)");
   }

@@ -10,7 +10,6 @@
 #pragma once
 
 #include "cuda_check.hpp"
-#include "device_sorter.hpp"  // value_t
 #include "methods.hpp"
 
 #include <gpusort/gpusort.hpp>
@@ -21,6 +20,7 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -39,37 +39,37 @@ template <class T> struct pinned_array {
 };
 
 // The naive rows' sort of host keys (and values) in place: copy in, sort, copy out.
-template <class K> using naive_sort = std::function<void(K*, value_t*)>;
+template <class K, class V> using naive_sort = std::function<void(K*, V*)>;
 
-template <class K>
-double time_host_sort(const method& m, const std::vector<K>& keys, const std::vector<value_t>* vals, int warmup,
-                      int reps, std::vector<K>& out_keys, std::vector<value_t>& out_vals, const naive_sort<K>& naive) {
+template <class K, class V>
+double time_host_sort(const method& m, const std::vector<K>& keys, const std::vector<V>* vals, int warmup,
+                      int reps, std::vector<K>& out_keys, std::vector<V>& out_vals, const naive_sort<K, V>& naive) {
   const std::size_t n = keys.size();
   const bool pinned = m.which == peer::host_pinned || m.which == peer::host_naive_pinned;
   std::unique_ptr<pinned_array<K>> pk;
-  std::unique_ptr<pinned_array<value_t>> pv;
+  std::unique_ptr<pinned_array<V>> pv;
   out_keys.resize(n);
   if (vals) out_vals.resize(n);
   if (pinned) {
     pk = std::make_unique<pinned_array<K>>(n);
-    if (vals) pv = std::make_unique<pinned_array<value_t>>(n);
+    if (vals) pv = std::make_unique<pinned_array<V>>(n);
   }
   K* k = pinned ? pk->p : out_keys.data();
-  value_t* v = vals ? (pinned ? pv->p : out_vals.data()) : nullptr;
+  V* v = vals ? (pinned ? pv->p : out_vals.data()) : nullptr;
   std::vector<double> times;
   for (int r = 0; r < warmup + reps; ++r) {
     std::memcpy(k, keys.data(), n * sizeof(K));
-    if (vals) std::memcpy(v, vals->data(), n * sizeof(value_t));
+    if (vals) std::memcpy(v, vals->data(), n * sizeof(V));
     const auto t0 = std::chrono::steady_clock::now();
     if (naive) naive(k, v);
-    else if (vals) sort<K, value_t>(std::span<K>(k, n), std::span<value_t>(v, n));
+    else if (vals) sort<K, V>(std::span<K>(k, n), std::span<V>(v, n));
     else sort<K>(std::span<K>(k, n));
     const auto t1 = std::chrono::steady_clock::now();
     if (r >= warmup) times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
   }
   if (pinned) {
     std::memcpy(out_keys.data(), k, n * sizeof(K));
-    if (vals) std::memcpy(out_vals.data(), v, n * sizeof(value_t));
+    if (vals) std::memcpy(out_vals.data(), v, n * sizeof(V));
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];

@@ -162,8 +162,8 @@ harness::check verify_segmented_keys(const K* in, const K* out, const std::vecto
   });
 }
 
-template <class K>
-harness::check verify_segmented_pairs(const K* in, const K* out, const value_t* idx,
+template <class K, class I>
+harness::check verify_segmented_pairs(const K* in, const K* out, const I* idx,
                                       const std::vector<std::int64_t>& offsets, bool stable) {
   if (auto c = check_offsets(offsets); !c) return c;
   using traits = detail::key_traits<K>;
@@ -175,7 +175,7 @@ harness::check verify_segmented_pairs(const K* in, const K* out, const value_t* 
     const std::size_t b = std::size_t(offsets[std::size_t(s)]), e = std::size_t(offsets[std::size_t(s) + 1]);
     std::fill(seen.begin() + std::ptrdiff_t(b), seen.begin() + std::ptrdiff_t(e), 0);
     for (std::size_t i = b; i < e; ++i) {
-      const std::size_t j = idx[i];
+      const std::size_t j = std::size_t(idx[i]);
       if (j < b || j >= e)
         return "value " + std::to_string(i) + " is " + std::to_string(j) + ", an index outside the segment";
       if (seen[j]) return "index " + std::to_string(j) + " appears twice";
@@ -195,11 +195,15 @@ harness::check verify_segmented_pairs(const K* in, const K* out, const value_t* 
   return over_segments(offsets, check);
 }
 
+#define GPUSORT_CLI_SEGMENTS_PAIRS(K, I)                                             \
+  template harness::check verify_segmented_pairs<K, I>(const K*, const K*, const I*, \
+                                                       const std::vector<std::int64_t>&, bool);
 #define GPUSORT_CLI_SEGMENTS(K)                                                                                \
   template harness::check verify_segmented_keys<K>(const K*, const K*, const std::vector<std::int64_t>&); \
-  template harness::check verify_segmented_pairs<K>(const K*, const K*, const value_t*,                 \
-                                                    const std::vector<std::int64_t>&, bool);
+  GPUSORT_CLI_SEGMENTS_PAIRS(K, std::uint32_t)                                                            \
+  GPUSORT_CLI_SEGMENTS_PAIRS(K, std::uint64_t)
 GPUSORT_FOR_EACH_KEY(GPUSORT_CLI_SEGMENTS)
 #undef GPUSORT_CLI_SEGMENTS
+#undef GPUSORT_CLI_SEGMENTS_PAIRS
 
 }  // namespace gpusort::cli::bench

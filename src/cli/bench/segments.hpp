@@ -11,8 +11,6 @@
 // segment.
 #pragma once
 
-#include "device_sorter.hpp"
-
 #include "harness/harness.hpp"
 
 #include <cstdint>
@@ -56,8 +54,8 @@ std::string describe_segments(const std::vector<std::int64_t>& offsets);
 //          and with `stable` ascending indices within runs of equal keys.
 template <class K>
 harness::check verify_segmented_keys(const K* in, const K* out, const std::vector<std::int64_t>& offsets);
-template <class K>
-harness::check verify_segmented_pairs(const K* in, const K* out, const value_t* idx,
+template <class K, class I>  // I: std::uint32_t or std::uint64_t indices
+harness::check verify_segmented_pairs(const K* in, const K* out, const I* idx,
                                       const std::vector<std::int64_t>& offsets, bool stable);
 
 }  // namespace gpusort::cli::bench

@@ -55,6 +55,7 @@ std::vector<u32f32> generate_struct_keys(harness::dist d, std::size_t n, std::ui
 harness::check verify_struct_keys(const std::vector<u32f32>& in, const std::vector<u32f32>& out);
 
 // merge_path or cub_merge with the comparator; null for any other method.
-std::unique_ptr<device_sorter<u32f32>> make_struct_sorter(const method& m);
+// Keys only: the value type is the keys-only runs' u32, never used.
+std::unique_ptr<device_sorter<u32f32, std::uint32_t>> make_struct_sorter(const method& m);
 
 }  // namespace gpusort::cli::bench

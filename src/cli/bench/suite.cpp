@@ -7,7 +7,7 @@
 #include "segments.hpp"
 #include "struct_key.hpp"
 
-#include "bench/peers/cub_segmented_keys.hpp"
+#include "bench/built_keys.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -19,6 +19,7 @@
 #include <numeric>
 #include <set>
 #include <string>
+#include <type_traits>
 
 namespace gpusort::cli::bench {
 
@@ -33,22 +34,45 @@ std::string gib(std::size_t bytes) {
   return buf;
 }
 
-template <class K> std::unique_ptr<device_sorter<K>> make_sorter(const method& m, pivot_rule pivots) {
+// Values the CPU baselines, Thrust and cub_segmented are built for.
+template <class V> constexpr bool narrow_values = std::is_same_v<V, std::uint32_t>;
+
+// Why m is not built for K keys with V values (empty when it is). run()
+// skips it with this reason; make_sorter() is never asked for it.
+template <class K, class V> std::string not_built(const method& m, const std::string& key) {
+  if constexpr (!is_struct_key<K>)
+    if (m.which == peer::cub_segmented && !has_cub_segmented<K>)
+      return "not built for " + key + " keys (only " + std::string(cub_segmented_keys) +
+             ": GPUSORT_CLI_CUB_SEGMENTED_KEYS in src/cli/CMakeLists.txt)";
+  if (!narrow_values<V> && (m.kind == method_kind::cpu || m.which == peer::thrust ||
+                            m.which == peer::cub_segmented))
+    return "built for u32 values only (compile time; --value u64 runs ours, cub_radix, "
+           "cub_merge and the host rows)";
+  return {};
+}
+
+template <class K, class V>
+std::unique_ptr<device_sorter<K, V>> make_sorter(const method& m, pivot_rule pivots) {
   if constexpr (is_struct_key<K>) {
     return make_struct_sorter(m);
   } else {
     switch (m.which) {
-      case peer::none: return m.segmented ? make_ours_segmented<K>() : make_ours<K>(m.algo, pivots);
-      case peer::cub_radix: return make_cub_radix<K>();
-      case peer::cub_merge: return make_cub_merge<K>();
+      case peer::none:
+        return m.segmented ? make_ours_segmented<K, V>() : make_ours<K, V>(m.algo, pivots);
+      case peer::cub_radix: return make_cub_radix<K, V>();
+      case peer::cub_merge: return make_cub_merge<K, V>();
       case peer::cub_segmented:
-        if constexpr (has_cub_segmented<K>)
-          return make_cub_segmented<K>();
+        if constexpr (has_cub_segmented<K> && narrow_values<V>)
+          return make_cub_segmented<K, V>();
         else
-          return nullptr;  // not built for K: run() says so
-      case peer::thrust: return make_thrust<K>();
+          return nullptr;  // not built: run() says so first
+      case peer::thrust:
+        if constexpr (narrow_values<V>)
+          return make_thrust<K, V>();
+        else
+          return nullptr;
       case peer::host_naive_pinned:
-      case peer::host_naive_pageable: return make_cub_radix<K>();
+      case peer::host_naive_pageable: return make_cub_radix<K, V>();
       default: return nullptr;
     }
   }
@@ -89,54 +113,59 @@ struct device_offsets {
   device_segments view;
 };
 
-// The state of one benchmark point (a size n of one distribution).
-template <class K> struct point {
+// The state of one benchmark point (a size n of one distribution); V is the
+// pairs' value type (u32 for keys only).
+template <class K, class V> struct point {
   const suite_config& cfg;
   gpu_session*& gpu;
   reporter& rep;
   std::string key, value, dist;
   std::vector<K> keys;
-  std::vector<value_t> vals;  // original indices, pairs only
-  std::unique_ptr<device_data<K>> dev;  // allocated by the first GPU method
-  std::string dev_skip;                 // why dev could not be allocated
+  std::vector<V> vals;  // original indices, pairs only
+  std::unique_ptr<device_data<K, V>> dev;  // allocated by the first GPU method
+  std::string dev_skip;                    // why dev could not be allocated
   // Each method's output, overwritten by the next (host buffers reused).
   std::vector<K> out_keys;
-  std::vector<value_t> out_vals;
+  std::vector<V> out_vals;
 
   std::size_t n() const { return keys.size(); }
-  const std::vector<value_t>* vals_or_null() const { return cfg.pairs ? &vals : nullptr; }
+  const std::vector<V>* vals_or_null() const { return cfg.pairs ? &vals : nullptr; }
 
   // Times one configuration of method m on this point's input: `sorter`
   // (variant selected) for a GPU method, null for a CPU one. Returns the
   // median ms, or a negative number when it was skipped (reported here
   // under `label`).
-  double time(const method& m, device_sorter<K>* sorter, const std::string& label) {
+  double time(const method& m, device_sorter<K, V>* sorter, const std::string& label) {
     if constexpr (is_struct_key<K>) {
       if (m.kind == method_kind::host) {
         rep.skipped(label, n(), "the host rows sort library key types only");
         return -1;
       }
     } else {  // u32f32 runs on the GPU only (struct_key_suite)
-      if (!m.gpu())
-        return time_cpu_sort<K>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals);
+      if (!m.gpu()) {
+        if constexpr (narrow_values<V>)
+          return time_cpu_sort<K, V>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals);
+        else
+          return -1;  // not built (run() skips it first)
+      }
       if (m.kind == method_kind::host && !sorter)  // ours: the library allocates what it needs
-        return time_host_sort<K>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals, {});
+        return time_host_sort<K, V>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals, {});
     }
     if (!dev && dev_skip.empty()) {
-      const std::size_t need = device_data<K>::bytes_needed(n(), cfg.pairs);
+      const std::size_t need = device_data<K, V>::bytes_needed(n(), cfg.pairs);
       const std::size_t free_b = device_free_bytes();
       if (need + memory_margin > free_b)
         dev_skip = "input and output buffers need " + gib(need) + ", " + gib(free_b) +
                    " of device memory free";
       else
-        dev = std::make_unique<device_data<K>>(keys, vals_or_null(), *gpu);
+        dev = std::make_unique<device_data<K, V>>(keys, vals_or_null(), *gpu);
     }
     if (!dev) {
       rep.skipped(label, n(), dev_skip);
       return -1;
     }
-    value_t* vin = cfg.pairs ? dev->vals_in.template as<value_t>() : nullptr;
-    value_t* vout = cfg.pairs ? dev->vals_out.template as<value_t>() : nullptr;
+    V* vin = cfg.pairs ? dev->vals_in.template as<V>() : nullptr;
+    V* vout = cfg.pairs ? dev->vals_out.template as<V>() : nullptr;
     const std::size_t scratch_bytes = sorter->scratch_bytes(
         dev->keys_in.template as<K>(), dev->keys_out.template as<K>(), vin, vout, n());
     const std::size_t need = scratch_bytes + sorter->own_bytes(n(), cfg.pairs);
@@ -151,8 +180,8 @@ template <class K> struct point {
         K* kin = dev->keys_in.template as<K>();
         K* kout = dev->keys_out.template as<K>();
         const bool in_place = sorter->in_place(cfg.pairs);
-        const naive_sort<K> naive = [&](K* k, value_t* v) {
-          const std::size_t kb = n() * sizeof(K), vb = n() * sizeof(value_t);
+        const naive_sort<K, V> naive = [&](K* k, V* v) {
+          const std::size_t kb = n() * sizeof(K), vb = n() * sizeof(V);
           cuda_check(cudaMemcpyAsync(kin, k, kb, cudaMemcpyHostToDevice, gpu->stream), "cudaMemcpyAsync(keys in)");
           if (v) cuda_check(cudaMemcpyAsync(vin, v, vb, cudaMemcpyHostToDevice, gpu->stream), "cudaMemcpyAsync(values in)");
           sorter->sort(scratch.get(), scratch_bytes, kin, kout, vin, vout, n(), gpu->stream);
@@ -163,17 +192,17 @@ template <class K> struct point {
                        "cudaMemcpyAsync(values out)");
           cuda_check(cudaStreamSynchronize(gpu->stream), "cudaStreamSynchronize(naive host sort)");
         };
-        return time_host_sort<K>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals, naive);
+        return time_host_sort<K, V>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals, naive);
       }
-    return time_device_sort<K>(*sorter, *dev, scratch, scratch_bytes, *gpu, cfg.warmup, cfg.reps,
-                               out_keys, out_vals);
+    return time_device_sort<K, V>(*sorter, *dev, scratch, scratch_bytes, *gpu, cfg.warmup,
+                                  cfg.reps, out_keys, out_vals);
   }
 
   enum class outcome { measured, skipped, failed };
 
   // time(), its errors reported under `label`: an unsupported input or a
   // lack of memory is a skip, anything else a failure.
-  outcome attempt(const method& m, device_sorter<K>* sorter, const std::string& label,
+  outcome attempt(const method& m, device_sorter<K, V>* sorter, const std::string& label,
                   double& ms) {
     try {
       ms = time(m, sorter, label);
@@ -208,12 +237,13 @@ template <class K> struct point {
       if (bdist->segmented()) {  // each segment on its own
         if (!cfg.pairs) return verify_segmented_keys<K>(keys.data(), out_keys.data(), offsets);
         if (out_vals.size() != n()) return {false, "value output has the wrong length"};
-        return verify_segmented_pairs<K>(keys.data(), out_keys.data(), out_vals.data(), offsets, m.stable());
+        return verify_segmented_pairs<K, V>(keys.data(), out_keys.data(), out_vals.data(), offsets,
+                                            m.stable());
       }
       if (!cfg.pairs) return harness::verify_keys_fast<K>(keys.data(), out_keys.data(), n(), asc);
       if (out_vals.size() != n()) return {false, "value output has the wrong length"};
-      return harness::verify_pairs_fast<K, value_t>(keys.data(), out_keys.data(), out_vals.data(),
-                                                    n(), asc, m.stable());
+      return harness::verify_pairs_fast<K, V>(keys.data(), out_keys.data(), out_vals.data(), n(),
+                                              asc, m.stable());
     }
   }
 
@@ -223,18 +253,15 @@ template <class K> struct point {
   // verified in each, and the row reports the fastest; a variant that is
   // skipped leaves the others to report.
   bool run(const method& m) {
-    std::unique_ptr<device_sorter<K>> sorter;
+    if (const std::string why = not_built<K, V>(m, key); !why.empty()) {
+      rep.skipped(m.name, n(), why);
+      return false;
+    }
+    std::unique_ptr<device_sorter<K, V>> sorter;
     variant_list variants;
     if (m.gpu() && !(m.kind == method_kind::host && m.which != peer::host_naive_pinned &&
                      m.which != peer::host_naive_pageable)) {
-      if constexpr (!is_struct_key<K>)
-        if (m.which == peer::cub_segmented && !has_cub_segmented<K>) {
-          rep.skipped(m.name, n(),
-                      "not built for " + key + " keys (only " + std::string(cub_segmented_keys) +
-                          ": GPUSORT_CLI_CUB_SEGMENTED_KEYS in src/cli/CMakeLists.txt)");
-          return false;
-        }
-      sorter = make_sorter<K>(m, cfg.pivots);
+      sorter = make_sorter<K, V>(m, cfg.pivots);
       if (!sorter) {
         rep.failed(m.name, n(), "no GPU sorter for " + key + " keys");
         return false;
@@ -280,7 +307,7 @@ template <class K> struct point {
     r.n = n(), r.median_ms = configs.front().median_ms;
     r.verified = std::all_of(configs.begin(), configs.end(),
                              [](const row_config& c) { return c.verified; });
-    r.bytes_per_item = sizeof(K) + (cfg.pairs ? sizeof(value_t) : 0);
+    r.bytes_per_item = sizeof(K) + (cfg.pairs ? sizeof(V) : 0);
     if (!variants.names.empty()) r.config_what = variants.what, r.configs = configs;
     rep.add(r);
     last_ms = r.median_ms;
@@ -313,12 +340,9 @@ template <class K> struct point {
   std::unique_ptr<device_offsets> dev_offsets{};
 };
 
-}  // namespace
-
-template <class K>
-void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
-  const suite_config cfg = is_struct_key<K> ? struct_key_suite(given) : given;
-  const std::string key = bench_key_name<K>(), value = cfg.pairs ? "u32" : "-";
+// The suite for K keys with V values (pairs) or none (keys only, V unused).
+template <class K, class V> void run_points(const suite_config& cfg, gpu_session*& gpu, reporter& rep) {
+  const std::string key = bench_key_name<K>(), value = cfg.pairs ? key_name<V>() : "-";
   for (const bench_dist& d : cfg.dists) {
     // Segmented methods on segmented distributions, the others on the rest.
     std::vector<const method*> methods;
@@ -357,7 +381,7 @@ void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
       }
       if (todo.empty()) continue;
 
-      point<K> p{cfg, gpu, rep, key, value, dist, {}, {}, nullptr, {}, {}, {}};
+      point<K, V> p{cfg, gpu, rep, key, value, dist, {}, {}, nullptr, {}, {}, {}};
       p.bdist = &d;
       if constexpr (is_struct_key<K>)
         p.keys = generate_struct_keys(d.keys, n, cfg.seed);
@@ -370,7 +394,7 @@ void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
       }
       if (cfg.pairs) {
         p.vals.resize(n);
-        std::iota(p.vals.begin(), p.vals.end(), value_t(0));
+        std::iota(p.vals.begin(), p.vals.end(), V(0));
       }
       for (const method* m : todo) {
         if (m->gpu() && !gpu) continue;  // lost during this point
@@ -380,6 +404,23 @@ void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
           stopped.insert(m->name);
       }
     }
+  }
+}
+
+}  // namespace
+
+template <class K>
+void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
+  const suite_config cfg = is_struct_key<K> ? struct_key_suite(given) : given;
+  if (!cfg.pairs || cfg.value_bits == 32) return run_points<K, std::uint32_t>(cfg, gpu, rep);
+  // u64 values: only the keys built for them, so that the other keys
+  // compile no second copy of the suite.
+  if constexpr (!is_struct_key<K>) {
+    if constexpr (has_u64_values<K>)
+      return run_points<K, std::uint64_t>(cfg, gpu, rep);
+    std::printf("\n%s keys, values u64: skipping every method (u64 values are built for %s keys "
+                "only: GPUSORT_CLI_U64_VALUE_KEYS in src/cli/CMakeLists.txt)\n",
+                bench_key_name<K>().c_str(), std::string(u64_value_keys).c_str());
   }
 }
 

@@ -23,6 +23,10 @@ class gpu_session;
 struct suite_config {
   std::vector<const method*> methods;  // in run order
   bool pairs = false;
+  // Pairs' value (original index) width: 32 or 64. u64 values run for the
+  // keys of GPUSORT_CLI_U64_VALUE_KEYS only (built_keys.hpp), and without
+  // Thrust, cub_segmented and the CPU baselines, which are built for u32.
+  int value_bits = 32;
   std::vector<std::uint64_t> sizes;
   std::vector<bench_dist> dists;
   int warmup = 2;
@@ -33,7 +37,9 @@ struct suite_config {
 };
 
 // `gpu` is null when there is no usable GPU (GPU methods are then skipped);
-// it is cleared if the device fails beyond recovery mid-run.
+// it is cleared if the device fails beyond recovery mid-run. Explicitly
+// instantiated for the 12 library keys and u32f32; the u64-value path
+// only for the keys that have it.
 template <class K>
 void run_suite(const suite_config& cfg, gpu_session*& gpu, reporter& rep);
 

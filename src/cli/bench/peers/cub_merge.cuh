@@ -28,12 +28,13 @@ template <class K> struct key_order_less {
   __host__ __device__ __forceinline__ bool operator()(const K& a, const K& b) const { return rank(a) < rank(b); }
 };
 
-template <class K> class cub_merge_sorter final : public cub_sorter<K, cub_merge_sorter<K>> {
+template <class K, class V>
+class cub_merge_sorter final : public cub_sorter<K, V, cub_merge_sorter<K, V>> {
  public:
   bool in_place(bool pairs) const override { return pairs; }
   template <class N>
-  static void call(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
-                   value_t* /*vals_out*/, N n, cudaStream_t stream) {
+  static void call(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, V* vals_in,
+                   V* /*vals_out*/, N n, cudaStream_t stream) {
     if (vals_in)
       cuda_check(cub::DeviceMergeSort::StableSortPairs(temp, bytes, keys_in, vals_in, n,
                                                        key_order_less<K>{}, stream),
@@ -45,11 +46,11 @@ template <class K> class cub_merge_sorter final : public cub_sorter<K, cub_merge
   }
 };
 
-template <class K> std::unique_ptr<device_sorter<K>> make_cub_merge() {
-  return std::make_unique<cub_merge_sorter<K>>();
+template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_merge() {
+  return std::make_unique<cub_merge_sorter<K, V>>();
 }
 
 }  // namespace gpusort::cli::bench
 
-#define GPUSORT_CLI_INSTANTIATE_cub_merge(K) \
-  template std::unique_ptr<gpusort::cli::bench::device_sorter<K>> gpusort::cli::bench::make_cub_merge<K>();
+#define GPUSORT_CLI_INSTANTIATE_cub_merge(K, V) \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<K, V>> gpusort::cli::bench::make_cub_merge<K, V>();

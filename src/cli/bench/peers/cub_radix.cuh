@@ -1,5 +1,5 @@
-// Peer: cub::DeviceRadixSort (onesweep LSD radix sort), keys and pairs,
-// out of place (offset width: see cub_sorter.cuh).
+// Peer: cub::DeviceRadixSort (onesweep LSD radix sort), keys and pairs
+// (u32 or u64 values), out of place (offset width: see cub_sorter.cuh).
 #pragma once
 
 #include "bench/cuda_check.hpp"
@@ -10,11 +10,12 @@
 
 namespace gpusort::cli::bench {
 
-template <class K> class cub_radix_sorter final : public cub_sorter<K, cub_radix_sorter<K>> {
+template <class K, class V>
+class cub_radix_sorter final : public cub_sorter<K, V, cub_radix_sorter<K, V>> {
  public:
   template <class N>
-  static void call(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
-                   value_t* vals_out, N n, cudaStream_t stream) {
+  static void call(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, V* vals_in,
+                   V* vals_out, N n, cudaStream_t stream) {
     constexpr int end_bit = int(sizeof(K) * 8);
     if (vals_in)
       cuda_check(cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, vals_in,
@@ -27,11 +28,11 @@ template <class K> class cub_radix_sorter final : public cub_sorter<K, cub_radix
   }
 };
 
-template <class K> std::unique_ptr<device_sorter<K>> make_cub_radix() {
-  return std::make_unique<cub_radix_sorter<K>>();
+template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_radix() {
+  return std::make_unique<cub_radix_sorter<K, V>>();
 }
 
 }  // namespace gpusort::cli::bench
 
-#define GPUSORT_CLI_INSTANTIATE_cub_radix(K) \
-  template std::unique_ptr<gpusort::cli::bench::device_sorter<K>> gpusort::cli::bench::make_cub_radix<K>();
+#define GPUSORT_CLI_INSTANTIATE_cub_radix(K, V) \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<K, V>> gpusort::cli::bench::make_cub_radix<K, V>();

@@ -18,8 +18,8 @@
 
 namespace gpusort::cli::bench {
 
-template <class K>
-class cub_segmented_sorter final : public two_phase_sorter<K, cub_segmented_sorter<K>> {
+template <class K, class V>
+class cub_segmented_sorter final : public two_phase_sorter<K, V, cub_segmented_sorter<K, V>> {
  public:
   void set_segments(const device_segments& segments, bool pairs) override {
     segments_ = segments;
@@ -33,8 +33,8 @@ class cub_segmented_sorter final : public two_phase_sorter<K, cub_segmented_sort
   }
   void select_variant(const std::string& name) override { width_ = parse_offset_width(name); }
 
-  void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
-           value_t* vals_out, std::size_t n, cudaStream_t stream) const {
+  void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, V* vals_in,
+           V* vals_out, std::size_t n, cudaStream_t stream) const {
     if (width_ == offset_width::int32) {
       if (!segments_.offsets32)
         throw error(errc::invalid_argument, "bench: cub_segmented: no 32-bit offsets for n = " + std::to_string(n));
@@ -44,8 +44,8 @@ class cub_segmented_sorter final : public two_phase_sorter<K, cub_segmented_sort
     }
   }
   template <class O>
-  void call(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
-            value_t* vals_out, std::size_t n, const O* offsets, cudaStream_t stream) const {
+  void call(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, V* vals_in,
+            V* vals_out, std::size_t n, const O* offsets, cudaStream_t stream) const {
     const std::int64_t items = std::int64_t(n), segments = std::int64_t(segments_.num_segments);
     if (vals_in)
       cuda_check(cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, keys_in, keys_out, vals_in,
@@ -65,11 +65,11 @@ class cub_segmented_sorter final : public two_phase_sorter<K, cub_segmented_sort
   offset_width width_ = offset_width::int64;  // valid for every n
 };
 
-template <class K> std::unique_ptr<device_sorter<K>> make_cub_segmented() {
-  return std::make_unique<cub_segmented_sorter<K>>();
+template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_segmented() {
+  return std::make_unique<cub_segmented_sorter<K, V>>();
 }
 
 }  // namespace gpusort::cli::bench
 
-#define GPUSORT_CLI_INSTANTIATE_cub_segmented(K) \
-  template std::unique_ptr<gpusort::cli::bench::device_sorter<K>> gpusort::cli::bench::make_cub_segmented<K>();
+#define GPUSORT_CLI_INSTANTIATE_cub_segmented(K, V) \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<K, V>> gpusort::cli::bench::make_cub_segmented<K, V>();

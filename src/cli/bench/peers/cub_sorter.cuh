@@ -17,16 +17,16 @@ namespace gpusort::cli::bench {
 //   void run(void* temp, std::size_t& bytes, keys_in, keys_out, vals_in, vals_out, n, stream) const
 // (temp == nullptr: the size query), for the radix and merge peers below and
 // the segmented peer (cub_segmented.cuh).
-template <class K, class Derived> class two_phase_sorter : public device_sorter<K> {
+template <class K, class V, class Derived> class two_phase_sorter : public device_sorter<K, V> {
  public:
-  std::size_t scratch_bytes(K* keys_in, K* keys_out, value_t* vals_in, value_t* vals_out,
+  std::size_t scratch_bytes(K* keys_in, K* keys_out, V* vals_in, V* vals_out,
                             std::size_t n) override {
     std::size_t bytes = 0;
     self().run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
     return bytes;
   }
-  void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, value_t* vals_in,
-            value_t* vals_out, std::size_t n, cudaStream_t stream) override {
+  void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, V* vals_in,
+            V* vals_out, std::size_t n, cudaStream_t stream) override {
     self().run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
   }
 
@@ -34,7 +34,8 @@ template <class K, class Derived> class two_phase_sorter : public device_sorter<
   const Derived& self() const { return static_cast<const Derived&>(*this); }
 };
 
-template <class K, class Derived> class cub_sorter : public two_phase_sorter<K, cub_sorter<K, Derived>> {
+template <class K, class V, class Derived>
+class cub_sorter : public two_phase_sorter<K, V, cub_sorter<K, V, Derived>> {
  public:
   variant_list variants(std::size_t n) const override {
     variant_list v{"offsets", {}};
@@ -43,8 +44,8 @@ template <class K, class Derived> class cub_sorter : public two_phase_sorter<K, 
   }
   void select_variant(const std::string& name) override { width_ = parse_offset_width(name); }
 
-  void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, value_t* vals_in,
-           value_t* vals_out, std::size_t n, cudaStream_t stream) const {
+  void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, V* vals_in,
+           V* vals_out, std::size_t n, cudaStream_t stream) const {
     with_offset(width_, n, [&](auto count) {
       Derived::template call<decltype(count)>(temp, bytes, keys_in, keys_out, vals_in, vals_out,
                                               count, stream);

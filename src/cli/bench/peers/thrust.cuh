@@ -62,16 +62,16 @@ struct pool_allocator {
   void deallocate(char* p, std::size_t) { pool->give(p); }
 };
 
-template <class K> class thrust_sorter final : public device_sorter<K> {
+template <class K, class V> class thrust_sorter final : public device_sorter<K, V> {
  public:
-  std::size_t scratch_bytes(K*, K*, value_t*, value_t*, std::size_t) override { return 0; }
+  std::size_t scratch_bytes(K*, K*, V*, V*, std::size_t) override { return 0; }
   // Thrust's radix sort keeps a second copy of keys and values, plus CUB's
   // small scratch.
   std::size_t own_bytes(std::size_t n, bool pairs) override {
-    return n * (sizeof(K) + (pairs ? sizeof(value_t) : 0)) + (std::size_t(64) << 20);
+    return n * (sizeof(K) + (pairs ? sizeof(V) : 0)) + (std::size_t(64) << 20);
   }
   bool in_place(bool) const override { return true; }
-  void sort(void*, std::size_t, K* keys_in, K*, value_t* vals_in, value_t*, std::size_t n,
+  void sort(void*, std::size_t, K* keys_in, K*, V* vals_in, V*, std::size_t n,
             cudaStream_t stream) override {
     pool_allocator alloc{&pool_};
     // par_nosync: no synchronisation inside the call; the bench syncs on
@@ -89,11 +89,11 @@ template <class K> class thrust_sorter final : public device_sorter<K> {
   block_pool pool_;
 };
 
-template <class K> std::unique_ptr<device_sorter<K>> make_thrust() {
-  return std::make_unique<thrust_sorter<K>>();
+template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_thrust() {
+  return std::make_unique<thrust_sorter<K, V>>();
 }
 
 }  // namespace gpusort::cli::bench
 
-#define GPUSORT_CLI_INSTANTIATE_thrust(K) \
-  template std::unique_ptr<gpusort::cli::bench::device_sorter<K>> gpusort::cli::bench::make_thrust<K>();
+#define GPUSORT_CLI_INSTANTIATE_thrust(K, V) \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<K, V>> gpusort::cli::bench::make_thrust<K, V>();
