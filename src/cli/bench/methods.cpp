@@ -14,7 +14,7 @@ namespace {
 // a cap below).
 constexpr std::string_view our_names[] = {
     "odd_even",        "bitonic",         "radix_split", "radix_tile", "radix_onesweep",
-    "merge_recursive", "merge_bottom_up", "merge_path",      "sample",     "quick",
+    "radix_msd",       "merge_recursive", "merge_bottom_up", "merge_path", "sample", "quick",
 };
 
 // The caps, so the default suite (2^10..2^28, 12 runs a point) finishes in a
