@@ -9,6 +9,11 @@
 #   scripts/device_bench.sh default   every algorithm, u32 keys, 2^10 .. 2^28
 #   scripts/device_bench.sh extra     distributions at 2^26 for the
 #                                     comparison sorts and their peers
+#   scripts/device_bench.sh msd       issue 15's rows: radix_msd, onesweep
+#                                     and CUB on u64 keys (uniform, zipf,
+#                                     entropy-reduced, < 2^20), u64 + u64 and
+#                                     u64 + u32 pairs, u32 keys; sample and
+#                                     quick against cub_merge at 2^26
 #   scripts/device_bench.sh segmented segmented sort and cub_segmented at
 #                                     2^26 keys, segments of 16 .. 2^20 and
 #                                     power-law sizes; u32 pairs; u64 keys
@@ -43,6 +48,13 @@ case "${1:-core}" in
     run d_f32 --algo radix_onesweep,cub_radix,sample,quick --key f32 --n 100000000 ;;
   default)
     run default ;;
+  msd)
+    msd=radix_msd,radix_onesweep,cub_radix
+    run m_u64 --algo "$msd" --key u64 --n 2^28 --dist uniform,zipf,entropy2,entropy4,bits20
+    run m_pairs64 --algo "$msd" --key u64 --value u64 --n 2^27
+    run m_pairs32 --algo "$msd" --key u64 --value u32 --n 2^28
+    run m_u32 --algo "$msd" --n 2^28
+    run m_cmp --algo sample,quick,cub_merge --n 2^26,2^28 ;;
   segmented)
     run s_keys --algo segmented,cub_segmented --n 2^26 \
       --dist seg16,seg64,seg128,seg256,seg512,seg1024,seg2048,seg4096,seg16384,seg65536,seg1048576,segpow256
@@ -51,5 +63,5 @@ case "${1:-core}" in
   extra)
     run dists --algo "$cmp" --n 2^26 \
       --dist sorted,reverse,equal,few_unique,zipf,entropy2,entropy4,organ_pipe,median3_killer,sample_killer ;;
-  *) echo "usage: $0 core|default|extra|segmented" >&2; exit 2 ;;
+  *) echo "usage: $0 core|default|extra|segmented|msd" >&2; exit 2 ;;
 esac

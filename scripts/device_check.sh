@@ -24,7 +24,7 @@ done
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 case "${1:-}" in
   tests)
-    timeout "${TEST_TIMEOUT:-330}" /tmp/bin/gpusort_tests --gtest_brief=1 > "$out/tests.log" 2>&1
+    timeout "${TEST_TIMEOUT:-330}" /tmp/bin/gpusort_tests --gtest_brief=1 --gtest_filter="${TEST_FILTER:-*}" > "$out/tests.log" 2>&1
     echo "tests rc=$?"
     grep -E "^\[  FAILED|Failure" "$out/tests.log" | head -20
     tail -4 "$out/tests.log"

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <gpusort/gpusort.hpp>
+#include <gpusort/topk.hpp>
 
 #include <cstddef>
 #include <string_view>
@@ -56,6 +57,12 @@ void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, con
 void segmented_sort_device(void* temp, std::size_t& temp_bytes, key_type key, std::size_t n, std::size_t segments,
                            void* keys, void* vals, std::size_t val_size, const void* offsets, int offset_bytes,
                            const options& opt);
+
+// The k best keys of each row (rows == 1: of the array), as topk.hpp's
+// calls: keys_out[r * k + j] and, when indices_out is not null, their
+// indices within the row (index_bytes 4 or 8). k <= the row length.
+void topk_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, std::size_t k, const void* keys_in,
+                 void* keys_out, void* indices_out, int index_bytes, const topk_options& opt);
 
 // ---- host memory ---------------------------------------------------------------
 // keys_in may equal keys_out. force_cpu runs the CPU backend whatever is

@@ -23,7 +23,7 @@ from . import _arrays
 from . import _gpusort as _core
 from ._arrays import HOST, DeviceArray
 
-__all__ = ["sort", "sort_", "argsort", "sort_pairs", "sort_pairs_", "segmented_sort", "gpu_available",
+__all__ = ["sort", "sort_", "argsort", "topk", "sort_pairs", "sort_pairs_", "segmented_sort", "gpu_available",
            "release_memory", "algorithms", "DeviceArray"]
 __version__ = "0.1.0"
 
@@ -166,6 +166,45 @@ def argsort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begi
     else:
         _core.argsort_host(key, a.size, max(rows, 1), a.ptr, o.ptr, ib, descending, algo, begin, end, False)
     return out if out is not None else a.finish(o)
+
+
+def topk(x, k, dim=-1, largest=True, sorted=True):
+    """The k largest (or smallest) keys of x along its last axis, and their
+    indices (int64), as torch.topk: returns (values, indices).
+
+    Ties at the boundary go to the lowest indices; sorted output lists the
+    winners best first (equal keys by index); unsorted output lists them in
+    input order, except rows of more than 4096 keys on the GPU, which come
+    sorted. Radix selection on the GPU (gpusort's topk, no host
+    synchronisation); host arrays are sorted (gpusort.argsort) and sliced.
+    """
+    a = _arrays.describe(x)
+    key = _key(a, "topk")
+    nd = len(a.shape)
+    if nd == 0:
+        raise ValueError("gpusort.topk: cannot select from a 0-d array")
+    if dim not in (-1, nd - 1):
+        raise ValueError(f"gpusort.topk: only the last dimension is supported (dim=-1), not dim={dim}")
+    cols = a.shape[-1]
+    k = int(k)
+    if k < 0 or k > cols:
+        raise ValueError(f"gpusort.topk: k = {k} is out of range for a dimension of {cols}")
+    rows = a.size // cols if cols else 0
+    shape = tuple(a.shape[:-1]) + (k,)
+    if a.device == HOST:
+        idx = argsort(x, descending=largest)
+        import numpy as np
+        i = np.asarray(idx)[..., :k]
+        v = np.take_along_axis(np.asarray(x), i, axis=-1)
+        if not sorted:
+            order = np.argsort(i, axis=-1, kind="stable")
+            i = np.take_along_axis(i, order, axis=-1)
+            v = np.take_along_axis(v, order, axis=-1)
+        return v, i
+    vo, io = a.empty(shape, a.dtype), a.empty(shape, "int64")
+    if rows and k:
+        _core.topk_device(key, a.size, max(rows, 1), k, a.ptr, vo.ptr, io.ptr, 8, largest, sorted, a.stream, a.device)
+    return a.finish(vo), a.finish(io)
 
 
 def sort_pairs(keys, values, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_bit=None,

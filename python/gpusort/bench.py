@@ -9,7 +9,7 @@ equal to torch's stable argsort). NumPy cases are timed on the wall clock.
 Rows are written in bench/results' CSV form:
 algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified
 with algorithms py_sort, py_argsort, torch_sort, torch_argsort, cupy_sort,
-cupy_argsort and numpy_sort. `value` is the index type a call returns
+cupy_argsort, numpy_sort, and py_topk_k<K> against torch_topk_k<K>. `value` is the index type a call returns
 (torch.sort returns indices too), or '-'.
 Usage: python -m gpusort.bench [--csv PATH] [--runs N] [--quick]
 """
@@ -65,6 +65,37 @@ class Bench:
         return g
 
 
+def _host_and_overhead(b, args, ratios, torch, dev):
+    # ---- NumPy: the host path against numpy.sort (one thread) ---------------------------------
+    n = 10**7 if args.quick else 10**8
+    h = np.random.default_rng(7).integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    ref = np.sort(h)
+    ours = gpusort.sort(h)
+    g_ours = b.row("py_sort", "u64", "-", n, "uniform", _wall_median(lambda: gpusort.sort(h), b.runs),
+                   np.array_equal(ours, ref))
+    g_np = b.row("numpy_sort", "u64", "-", n, "uniform", _wall_median(lambda: np.sort(h), max(3, b.runs // 3)), True)
+    ratios.append(f"py_sort u64 host / numpy_sort {g_ours / g_np:.2f}x")
+    del h, ref, ours
+
+    # ---- the overhead of a small call: Python against C++ ---------------------------------------
+    small = torch.rand(4096, device="cuda")
+    out = torch.empty_like(small)
+    reps = 2000
+    cxx, py = [], []
+    for _ in range(7):
+        cxx.append(gpusort._core.cxx_sort_seconds(small.data_ptr(), out.data_ptr(), 4096, reps, dev))
+        wait = gpusort._core.stream_synchronize  # the C++ loop's wait: cudaStreamSynchronize
+        t = time.perf_counter()
+        for _ in range(reps):
+            gpusort.sort(small)
+            wait(0, dev)
+        py.append((time.perf_counter() - t) / reps)
+    c_us, p_us = statistics.median(cxx) * 1e6, statistics.median(py) * 1e6
+    overhead = f"4096 f32 keys, call + synchronize: C++ gpusort::sort_keys (two-phase, scratch kept) {c_us:.1f} us, gpusort.sort {p_us:.1f} us, overhead {p_us - c_us:.1f} us"
+    print(overhead)
+
+    return overhead
+
 def run(args):
     import torch
 
@@ -103,7 +134,8 @@ def run(args):
                                  c.view(torch.int32) if c.dtype == torch.float32 else c))
 
     # ---- keys: f32, i32, i64 -------------------------------------------------------------
-    for dtype, key in ((torch.float32, "f32"), (torch.int32, "i32"), (torch.int64, "i64")):
+    sorts = () if args.topk_only else ((torch.float32, "f32"), (torch.int32, "i32"), (torch.int64, "i64"))
+    for dtype, key in sorts:
         if dtype.is_floating_point:
             x = torch.rand(big, device="cuda", dtype=dtype)
         else:
@@ -141,7 +173,7 @@ def run(args):
 
     # ---- rows of a 2-D array (axis=-1) -----------------------------------------------------
     total = 1 << (22 if args.quick else 26)
-    for cols in (16, 256, 4096, 65536):
+    for cols in () if args.topk_only else (16, 256, 4096, 65536):
         x = torch.rand(total // cols, cols, device="cuda")
         dist = f"rows{cols}"
         ours = gpusort.sort(x)
@@ -157,33 +189,21 @@ def run(args):
         del x, ours, ref
     torch.cuda.empty_cache()
 
-    # ---- NumPy: the host path against numpy.sort (one thread) ---------------------------------
-    n = 10**7 if args.quick else 10**8
-    h = np.random.default_rng(7).integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
-    ref = np.sort(h)
-    ours = gpusort.sort(h)
-    g_ours = b.row("py_sort", "u64", "-", n, "uniform", _wall_median(lambda: gpusort.sort(h), b.runs),
-                   np.array_equal(ours, ref))
-    g_np = b.row("numpy_sort", "u64", "-", n, "uniform", _wall_median(lambda: np.sort(h), max(3, b.runs // 3)), True)
-    ratios.append(f"py_sort u64 host / numpy_sort {g_ours / g_np:.2f}x")
-    del h, ref, ours
-
-    # ---- the overhead of a small call: Python against C++ ---------------------------------------
-    small = torch.rand(4096, device="cuda")
-    out = torch.empty_like(small)
-    reps = 2000
-    cxx, py = [], []
-    for _ in range(7):
-        cxx.append(gpusort._core.cxx_sort_seconds(small.data_ptr(), out.data_ptr(), 4096, reps, dev))
-        wait = gpusort._core.stream_synchronize  # the C++ loop's wait: cudaStreamSynchronize
-        t = time.perf_counter()
-        for _ in range(reps):
-            gpusort.sort(small)
-            wait(0, dev)
-        py.append((time.perf_counter() - t) / reps)
-    c_us, p_us = statistics.median(cxx) * 1e6, statistics.median(py) * 1e6
-    overhead = f"4096 f32 keys, call + synchronize: C++ gpusort::sort_keys (two-phase, scratch kept) {c_us:.1f} us, gpusort.sort {p_us:.1f} us, overhead {p_us - c_us:.1f} us"
-    print(overhead)
+    # ---- top-k against torch.topk -------------------------------------------------------------
+    for shape, k, dist in (((big,), 1024, "uniform"), ((big,), 1 << 20, "uniform"),
+                           ((big // 4096, 4096), 32, "rows4096")):
+        x = torch.rand(*shape, device="cuda")
+        vals, idx = gpusort.topk(x, k)
+        tv = torch.topk(x, k).values
+        ok = same(vals, tv) and same(torch.gather(x, -1, idx), vals)
+        g_ours = b.row(f"py_topk_k{k}", "f32", "i64", x.numel(), dist, ttime(lambda: gpusort.topk(x, k)), ok)
+        g_t = b.row(f"torch_topk_k{k}", "f32", "i64", x.numel(), dist, ttime(lambda: torch.topk(x, k)), True)
+        ratios.append(f"py_topk_k{k} f32 {dist} / torch_topk {g_ours / g_t:.2f}x")
+        del x, vals, idx, tv
+    torch.cuda.empty_cache()
+    overhead = "not measured (--topk-only)"
+    if not args.topk_only:
+        overhead = _host_and_overhead(b, args, ratios, torch, dev)
 
     header = [f"# python: {sys.version.split()[0]}, torch {torch.__version__}, cupy {cupy.__version__ if cupy else '-'}, "
               f"numpy {np.__version__}, device {name}",
@@ -209,6 +229,7 @@ def main(argv=None):
     p.add_argument("--csv", help="append the rows to this CSV (written with its header if new)")
     p.add_argument("--runs", type=int, default=15, help="timed runs per case (at least 10)")
     p.add_argument("--quick", action="store_true", help="small sizes (a smoke test, not figures)")
+    p.add_argument("--topk-only", action="store_true", help="the sorts skipped: top-k against torch.topk only")
     args = p.parse_args(argv)
     if not gpusort.gpu_available():
         print("gpusort.bench: no CUDA device", file=sys.stderr)

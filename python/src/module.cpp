@@ -256,6 +256,23 @@ NB_MODULE(_gpusort, m) {
           scratch t(bytes, device, opt.stream);
           gpusort::argsort_device(t.ptr, bytes, s, addr<const void>(keys_in), addr<void>(indices_out), index_bytes, opt);
         });
+  m.def("topk_device",
+        [](int key, std::size_t n, std::size_t rows, std::size_t k, std::uintptr_t keys_in, std::uintptr_t keys_out,
+           std::uintptr_t indices_out, int index_bytes, bool largest, bool sorted, std::uintptr_t stream, int device) {
+          const gpusort::sort_spec s = make_spec(key, n, rows);
+          gpusort::topk_options opt;
+          opt.largest = largest;
+          opt.sorted = sorted;
+          opt.stream = reinterpret_cast<cudaStream_t>(stream);
+          nb::gil_scoped_release quiet;
+          device_guard g(device);
+          std::size_t bytes = 0;
+          gpusort::topk_device(nullptr, bytes, s, k, addr<const void>(keys_in), addr<void>(keys_out),
+                               addr<void>(indices_out), index_bytes, opt);
+          scratch t(bytes, device, opt.stream);
+          gpusort::topk_device(t.ptr, bytes, s, k, addr<const void>(keys_in), addr<void>(keys_out),
+                               addr<void>(indices_out), index_bytes, opt);
+        });
   m.def("sort_host",
         [](int key, std::size_t n, std::size_t rows, std::uintptr_t keys_in, std::uintptr_t keys_out,
            std::uintptr_t vals_in, std::uintptr_t vals_out, std::size_t val_size, bool descending,

@@ -263,3 +263,24 @@ def test_bare_producers(wrap):
     same_bits(cupy.asarray(y).get(), oracle.sort(h))
     i = gpusort.argsort(wrap(x), descending=True)
     np.testing.assert_array_equal(cupy.from_dlpack(i).get(), oracle.argsort(h, True))
+
+
+@pytest.mark.parametrize("fw", FRAMEWORKS)
+@pytest.mark.parametrize("dtype", ["float32", "int64", "uint8", "float16", "bfloat16", "float64"])
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk(fw, dtype, largest):
+    """gpusort.topk against the stable argsort's first k (ties: lowest index first)."""
+    for shape, k in (((100_003,), 1024), ((100_003,), 1), ((257, 300), 32), ((5, 5000), 7), ((3, 40), 40)):
+        h = host_keys(dtype, int(np.prod(shape)), few=True).reshape(shape)
+        x = to_device(fw, h)
+        rows = h.reshape(-1, shape[-1])
+        want = np.stack([oracle.argsort(r, largest)[:k] for r in rows]).reshape(shape[:-1] + (k,))
+        v, i = gpusort.topk(x, k, largest=largest)
+        assert framework_type(fw, v) and framework_type(fw, i)
+        np.testing.assert_array_equal(to_host(fw, i), want)
+        same_bits(to_host(fw, v), np.take_along_axis(h, want, axis=-1))
+        # unsorted: the same winners in some order (input order for rows of up to 4096 keys)
+        v, i = gpusort.topk(x, k, largest=largest, sorted=False)
+        got = to_host(fw, i)
+        np.testing.assert_array_equal(np.sort(got, axis=-1), np.sort(want, axis=-1))
+        same_bits(to_host(fw, v), np.take_along_axis(h, got, axis=-1))

@@ -142,3 +142,17 @@ def test_errors():
     quick = gpusort.sort(x, algorithm="quick", stable=False)  # unstable: ranks match, -0.0/+0.0 may swap
     np.testing.assert_array_equal(oracle.rank(quick), oracle.rank(oracle.sort(x)))
     np.testing.assert_array_equal(x, keys("float32", 100))  # untouched by the failures
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_host(largest):
+    """NumPy arrays: gpusort.topk through the host argsort, same tie rule."""
+    h = keys("float32", 3000).reshape(3, 1000)
+    want = np.stack([oracle.argsort(r, largest)[:17] for r in h])
+    v, i = gpusort.topk(h, 17, largest=largest)
+    np.testing.assert_array_equal(i, want)
+    np.testing.assert_array_equal(v.view(np.uint32), np.take_along_axis(h, want, axis=-1).view(np.uint32))
+    v, i = gpusort.topk(h, 17, largest=largest, sorted=False)
+    np.testing.assert_array_equal(i, np.sort(want, axis=-1))
+    with pytest.raises(ValueError, match="out of range"):
+        gpusort.topk(h, 1001)

@@ -10,7 +10,9 @@ int cmd_gen(int argc, char** argv);
 int cmd_verify(int argc, char** argv);
 int cmd_sort(int argc, char** argv);
 int cmd_argsort(int argc, char** argv);
+int cmd_topk(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
+int cmd_bench_topk(int argc, char** argv);
 int cmd_plot(int argc, char** argv);
 
 }  // namespace gpusort::cli

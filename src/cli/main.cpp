@@ -23,7 +23,9 @@ const char* usage =
     "  sort    sort a raw or .npy key file, with a values file or not (GPU\n"
     "          when present, else parallel CPU)\n"
     "  argsort write the stable sorting permutation of a key file\n"
+    "  topk    write the k largest (or smallest) keys of a key file\n"
     "  bench   benchmark gpusort's algorithms against CUB, Thrust and the CPU\n"
+    "  bench-topk  benchmark top-k against a full CUB sort and a slice\n"
     "  plot    plot a benchmark CSV (needs python3 with matplotlib)\n"
     "\n"
     "'gpusort <command> --help' describes a command. Raw files hold keys in\n"
@@ -50,7 +52,9 @@ int dispatch(int argc, char** argv) {
   if (cmd == "verify") return cmd_verify(argc, argv);
   if (cmd == "sort") return cmd_sort(argc, argv);
   if (cmd == "argsort") return cmd_argsort(argc, argv);
+  if (cmd == "topk") return cmd_topk(argc, argv);
   if (cmd == "bench") return cmd_bench(argc, argv);
+  if (cmd == "bench-topk") return cmd_bench_topk(argc, argv);
   if (cmd == "plot") return cmd_plot(argc, argv);
   throw usage_error("unknown command '" + std::string(cmd) + "' (see 'gpusort --help')");
 }

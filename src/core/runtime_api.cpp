@@ -290,6 +290,23 @@ void sort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const 
   });
 }
 
+void topk_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, std::size_t k, const void* keys_in,
+                 void* keys_out, void* indices_out, int index_bytes, const topk_options& opt) {
+  if (s.rows == 0 || s.n % s.rows != 0)
+    throw error(errc::invalid_argument, "gpusort::topk_device: n = " + std::to_string(s.n) +
+                                            " is not a whole number of rows (" + std::to_string(s.rows) + ")");
+  const int ib = indices_out ? index_bytes : 0;
+  with_key(s.key, [&]<class K>() {
+    const K* in = static_cast<const K*>(keys_in);
+    K* out = static_cast<K*>(keys_out);
+    if (s.rows == 1)
+      detail::topk_device<K>(temp, &temp_bytes, in, out, indices_out, ib, nullptr, nullptr, 0, s.n, k, opt, "topk");
+    else
+      detail::segmented_topk_device<K>(temp, &temp_bytes, in, out, indices_out, ib, s.n, s.rows, nullptr,
+                                       nullptr, 8, s.n / s.rows, k, opt, "topk_rows");
+  });
+}
+
 void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const void* keys_in, void* indices_out,
                     int index_bytes, const options& opt) {
   const call_context ctx = context_for("argsort", s.key, s, opt, s.rows > 1);

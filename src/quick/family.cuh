@@ -26,7 +26,7 @@
 //              (partition.cuh): read 2x, write 1x per key and level
 //   file       equal runs are final; children of <= one merge tile go to a
 //              small list (by the buffer they lie in), larger ones to the
-//              next level, too deep ones to the fallback (schedule.cuh)
+//              next level, too deep ones to the fallback list (schedule.cuh)
 //   small      after the last level merge::segment_sort_kernel sorts each
 //              small list into the output (in place for the output's
 //              list) and copies the equal runs left in the scratch buffer:
@@ -35,43 +35,47 @@
 // 0) and writes dst(L) = scratch for even L, the output for odd L; finished
 // keys (equal runs, small children, fallbacks) always end in the output.
 //
-// Host syncs: none for the first levels_needed(n) + 1 levels (about
-// log32(n / (0.8 tile)) + 1; tuning::quiet_levels); after each later level
-// the host reads that level's counters (16 bytes, cudaMemcpyAsync +
-// cudaStreamSynchronize on the call's stream) to stop when no segment is
-// left. Good pivots rarely leave any.
+// Host syncs: none (the call can be captured in a CUDA graph). The lists
+// are device-side (queues.cuh, core/work_queue.cuh), the pivot, count,
+// partition and list kernels run resident grids that loop over the counts
+// on the device, and all max_levels(n) = levels_needed(n) + 4 levels are
+// launched: a level with no segment costs its five launches, whose blocks
+// leave at once (4 such levels at 2^26 keys, where good pivots need 3).
 //
 // Depth limit (introsort, Musser 1997): equality classes make all-equal
 // and few-unique inputs linear, and sampled pivots make sorted, reverse,
 // organ-pipe and median-of-3-killer inputs behave like uniform ones, but
 // nothing bounds the depth against an adversary who knows the hash. After
-// levels_needed(n) + 4 levels the children still larger than a tile are
-// sorted by merge::sort, O(n log n), one call each on the subrange: the
-// total stays O(n log n).
+// max_levels(n) levels the children still larger than a tile lie in the
+// fallback list, and one merge sort of all of them at once, over that
+// device list (partition/fallback.cuh), sorts them into the output,
+// O(n log n): the total stays O(n log n). With no such child its
+// launches' blocks leave at once.
 //
-// Scratch (one temp block): a second key and value array, merge::sort's
-// scratch (used only after the last level), two level lists, the chunk
-// map, the small lists (sized for the depth limit: ~13% of the keys' bytes
-// at 2^28 u32), the fallback list and one counter slot per level.
+// Scratch (one temp block): a second key and value array (also the
+// fallback's ping-pong partner), two level lists, the chunk map, the small
+// lists (sized for the depth limit: ~13% of the keys' bytes at 2^28 u32),
+// the fallback list and its merge lists, five counters.
 // n <= small_max is one block sort.
 #pragma once
 
 #include <gpusort/detail/core/launch.cuh>
 #include "core/problem.cuh"
 #include <gpusort/detail/core/temp_layout.hpp>
+#include <gpusort/detail/core/work_queue.cuh>
 #include <gpusort/detail/merge/merge_sort.cuh>
 #include <gpusort/detail/merge/segment_sort.cuh>
 #include "partition/count.cuh"
+#include "partition/fallback.cuh"
 #include "partition/scatter.cuh"
 #include "quick/partition.cuh"
 #include "quick/queues.cuh"
 #include "quick/schedule.cuh"
 #include "quick/tuning.cuh"
+#include "segmented/grid.cuh"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace gpusort::detail::quick {
 
@@ -81,10 +85,11 @@ template <class K, class P> using tune_for = tuning<typename key_traits<K>::bits
 template <class Tune, class K, class P> struct plan {
   using U = typename key_traits<K>::bits;
   using Seg = segment_of<U, Tune::pivots, Tune::classes>;
+  using Q = queues<Seg, Tune::chunk_bits>;
   K* kbuf = nullptr;
   P* vbuf = nullptr;
-  void* merge_temp = nullptr;
-  queues<Seg> q;
+  Q q;
+  partition::fallback_scratch<typename Tune::block> fallback;
   std::size_t bytes = 0;
 
   plan(std::size_t n, void* temp) {
@@ -94,22 +99,26 @@ template <class Tune, class K, class P> struct plan {
     q.max_levels = Tune::max_levels(n);
     kbuf = t.take<K>(n);
     if constexpr (!is_no_value<P>) vbuf = t.take<P>(n);
-    merge_temp = t.take<std::uint8_t>(merge::sort_temp_bytes<typename Tune::block, K, P>(n));
-    q.segs[0] = t.take<Seg>(segment_cap);
-    q.segs[1] = t.take<Seg>(segment_cap);
+    for (auto& l : q.levels.list) l = {t.take<Seg>(segment_cap), nullptr, segment_cap};
     q.map = t.take<work>(n / Tune::chunk + segment_cap + 1);
     q.small_cap = Tune::small_capacity(n, q.max_levels);
     q.small = t.take<merge::segment>(q.small_cap);
-    q.small_count = t.take<counter>(2);
-    q.fallback = t.take<range>(segment_cap);
-    q.slots = t.take<level_slot>(std::size_t(q.max_levels) + 1);
+    q.fallback = {t.take<range>(segment_cap), nullptr, segment_cap};
+    // the counters: both level lists', the fallback list's, the small lists'
+    counter* counters = t.take<counter>(5);
+    if (counters) {
+      q.levels.list[0].count = counters;
+      q.levels.list[1].count = counters + 1;
+      q.fallback.count = counters + 2;
+      q.small_count = counters + 3;
+    }
+    fallback = partition::fallback_scratch<typename Tune::block>(t, n, segment_cap);
     bytes = t.bytes();
   }
 };
 
 template <class Tune, class K, class P, order_for<K> Ord>
 void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
-  using Block = typename Tune::block;
   const call_context& ctx = *p.ctx;
   const std::size_t n = p.n;
   const cudaStream_t st = p.stream;
@@ -119,40 +128,36 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
     return ctx.check_launch("quick block sort");
   }
   plan<Tune, K, P> pl(n, temp);
-  using Seg = typename plan<Tune, K, P>::Seg;
+  using Q = typename plan<Tune, K, P>::Q;
   if (Tune::segment_capacity(n) >= Tune::max_segments) ctx.fail(errc::invalid_argument, "quick: n too large");
-  const queues<Seg>& q = pl.q;
+  const Q& q = pl.q;
   auto small_sort = merge::segment_sort_kernel<Tune::leaf_threads, Tune::leaf_items, Tune::leaf_blocks, K, P, Ord, small_list>;
-  auto pivots = pivot_kernel<Tune, K, Ord, Seg>;
-  using Policy = level_policy<Tune, Seg>;
+  auto pivots = pivot_kernel<Tune, K, Ord, Q>;
+  using Policy = level_policy<Tune, typename Q::level_list>;
   auto count = partition::count_kernel<Policy, K, Ord>;
-  auto offsets = offsets_kernel<Tune, Seg>;
+  auto offsets = offsets_kernel<Tune, Q>;
   auto scatter = partition::scatter_kernel<Policy, K, P, Ord>;
-  auto file = file_kernel<Tune, Seg>;
+  auto file = file_kernel<Tune, Q>;
   constexpr int list_threads = 256;  // offsets and file: one thread per segment or class
-  const unsigned pivot_grid = resident_grid(ctx, pivots, Tune::schedule_threads);
-  const unsigned count_grid = resident_grid(ctx, count, Tune::threads);
-  const unsigned partition_grid = resident_grid(ctx, scatter, Tune::threads);
-  const unsigned list_grid = resident_grid(ctx, file, list_threads);
-  const unsigned small_grid = resident_grid(ctx, small_sort, Tune::leaf_threads);
+  // resident grids, asked of the runtime once per kernel and device
+  using segmented::cached_resident_grid;
+  const unsigned pivot_grid = cached_resident_grid(ctx, pivots, Tune::schedule_threads);
+  const unsigned count_grid = cached_resident_grid(ctx, count, Tune::threads);
+  const unsigned partition_grid = cached_resident_grid(ctx, scatter, Tune::threads);
+  const unsigned list_grid = cached_resident_grid(ctx, file, list_threads);
+  const unsigned small_grid = cached_resident_grid(ctx, small_sort, Tune::leaf_threads);
 
   // level L reads dst(L - 1) and writes dst(L)
   auto kdst = [&](int level) { return level % 2 ? p.keys_out : pl.kbuf; };
   auto vdst = [&](int level) { return level % 2 ? p.vals_out : pl.vbuf; };
-  ctx.check(cudaMemsetAsync(q.slots, 0, (std::size_t(q.max_levels) + 1) * sizeof(level_slot), st),
-            "cudaMemsetAsync(quick level counters)");
-  ctx.check(cudaMemsetAsync(q.small_count, 0, 2 * sizeof(counter), st), "cudaMemsetAsync(quick small counters)");
   root_kernel<Tune><<<1, 1, 0, st>>>(n, q);
   ctx.check_launch("quick root");
-  const int quiet = Tune::quiet_levels(n);
-  level_slot last;
   for (int level = 0; level < q.max_levels; ++level) {
     const K* ksrc = level == 0 ? p.keys_in : kdst(level - 1);
     const P* vsrc = level == 0 ? p.vals_in : vdst(level - 1);
     pivots<<<pivot_grid, Tune::schedule_threads, 0, st>>>(ksrc, ord, q, level);
     ctx.check_launch("quick pivots");
-    const counter* items = &q.slots[level].next;
-    const Policy pol{q.list(level), q.map, items};
+    const Policy pol{q.levels.at(level), q.map};
     count<<<count_grid, Tune::threads, 0, st>>>(ksrc, ord, pol);
     ctx.check_launch("quick count");
     offsets<<<list_grid, list_threads, 0, st>>>(q, level);
@@ -161,11 +166,6 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
     ctx.check_launch("quick partition");
     file<<<list_grid, list_threads, 0, st>>>(q, level);
     ctx.check_launch("quick file");
-    if (level + 1 < quiet && level + 1 < q.max_levels) continue;
-    ctx.check(cudaMemcpyAsync(&last, q.slots + level + 1, sizeof(level_slot), cudaMemcpyDeviceToHost, st),
-              "cudaMemcpyAsync(quick level counters)");
-    ctx.check(cudaStreamSynchronize(st), "cudaStreamSynchronize(quick level counters)");
-    if ((last.next >> Tune::chunk_bits) == 0) break;
   }
   // small children, block-sorted into the output, and equal runs copied
   // there: those in the scratch buffer, then those already in the output
@@ -177,20 +177,13 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   small_sort<<<small_grid, Tune::leaf_threads, 0, st>>>(p.keys_out, p.keys_out, p.vals_out, p.vals_out,
                                                     small_list{q.small, q.small_cap, &q.small_count[1], true}, ord);
   ctx.check_launch("quick small segments (output)");
-  if (last.fallback == 0) return;
-  // past the depth limit: merge::sort each remaining child (they are all
-  // children of the last level, so they lie in its destination)
+  // past the depth limit: the children of the last level still larger
+  // than a tile, where it left them, merge-sorted into the output with the
+  // scratch buffer as the partner (their keys there are dead)
   const int final_level = q.max_levels - 1;
-  std::vector<range> rest(last.fallback);
-  ctx.check(cudaMemcpyAsync(rest.data(), q.fallback, rest.size() * sizeof(range), cudaMemcpyDeviceToHost, st),
-            "cudaMemcpyAsync(quick fallback list)");
-  ctx.check(cudaStreamSynchronize(st), "cudaStreamSynchronize(quick fallback list)");
-  for (const range& r : rest) {
-    P* vsrc = vdst(final_level) ? vdst(final_level) + r.begin : nullptr;
-    P* vout = p.vals_out ? p.vals_out + r.begin : nullptr;
-    merge::sort<Block>(ctx, kdst(final_level) + r.begin, p.keys_out + r.begin, vsrc, vout, r.size, ord, st,
-                       pl.merge_temp);
-  }
+  const partition::fallback_buffers<K, P> fb{kdst(final_level), vdst(final_level), p.keys_out, p.vals_out,
+                                             pl.kbuf,           pl.vbuf};
+  partition::sort_fallback<typename Tune::block>(ctx, pl.fallback, q.fallback, fb, n, ord, st);
 }
 
 // Any tuning (the tests shrink the depth limit to reach the fallback).

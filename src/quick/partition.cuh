@@ -59,7 +59,7 @@ struct item_view {
   int valid;
 };
 
-template <class Tune, class Seg> struct level_policy {
+template <class Tune, class List> struct level_policy {
   static constexpr int threads = Tune::threads;
   static constexpr int count_items = Tune::items, scatter_items = Tune::items;
   static constexpr int bits = Tune::class_bits;
@@ -69,13 +69,12 @@ template <class Tune, class Seg> struct level_policy {
   static constexpr bool stable = false, values_early = true, reserve_early = true, one_chunk = true;
   static_assert(Tune::chunk == threads * scatter_items && buckets <= threads, "one chunk an item; one class a thread");
 
-  Seg* segs;
+  List segs;  // the level's segments, counted with their work items
   const work* map;
-  const counter* packed;  // the level's list counter: work items in its low bits
 
   struct cursor {};
 
-  __device__ std::size_t items() const { return std::size_t(*packed & Tune::chunk_mask); }
+  __device__ std::size_t items() const { return segs.work_items(); }
   __device__ item_view item(std::size_t w) const {
     const work it = map[w];
     return {it.seg, it.at, it.size};

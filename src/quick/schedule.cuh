@@ -22,7 +22,7 @@
 //               a child, <= small_max  small list of the buffer it lies in
 //                                    (block sort, after the last level)
 //               a larger child       next level's list
-//               larger, too deep     fallback list (merge::sort, host)
+//               larger, too deep     fallback list (partition/fallback.cuh)
 #pragma once
 
 #include <gpusort/detail/core/payload.cuh>
@@ -36,27 +36,34 @@
 
 namespace gpusort::detail::quick {
 
-// Level 0: the whole input [0, n) as one segment.
-template <class Tune, class Seg> __global__ void root_kernel(std::size_t n, queues<Seg> q) {
-  q.slots[0].next = (counter(1) << Tune::chunk_bits) | counter((n + Tune::chunk - 1) / Tune::chunk);
-  Seg& s = q.list(0)[0];
+// Level 0: the whole input [0, n) as one segment; every other counter of
+// the call starts at zero.
+template <class Tune, class Q> __global__ void root_kernel(std::size_t n, Q q) {
+  const auto& first = q.levels.at(0);
+  *first.count = first.packed(1, (n + Tune::chunk - 1) / Tune::chunk);
+  *q.levels.next(0).count = 0;
+  *q.fallback.count = 0;
+  q.small_count[0] = q.small_count[1] = 0;
+  auto& s = first[0];
   s.begin = 0;
   s.size = n;
   s.first = 0;
 }
 
 // pivots of level `level`'s segments, which lie in `keys`
-template <class Tune, class K, class Ord, class Seg>
+// (the level's first kernel: it clears the next level's counter)
+template <class Tune, class K, class Ord, class Q>
 __global__ void __launch_bounds__(Tune::schedule_threads)
-pivot_kernel(const K* keys, Ord ord, queues<Seg> q, int level) {
+pivot_kernel(const K* keys, Ord ord, Q q, int level) {
   using U = typename Ord::carried;
   constexpr int S = Tune::samples, TH = Tune::schedule_threads, IT = Tune::sample_items, CH = Tune::chunk;
   __shared__ block::tile_storage<U, no_value, S> sorted;
-  const std::size_t segs = std::size_t(q.slots[level].next >> Tune::chunk_bits);
-  Seg* list = q.list(level);
+  if (blockIdx.x == 0 && threadIdx.x == 0) q.levels.clear_next(level);
+  const auto& list = q.levels.at(level);
+  const std::size_t segs = list.size();
   const int t = int(threadIdx.x);
   for (std::size_t p = blockIdx.x; p < segs; p += gridDim.x) {
-    Seg& sg = list[p];
+    auto& sg = list[p];
     const std::size_t begin = sg.begin, size = sg.size;
     // sample, then sort it (merge's block sort, under the call's order)
     U k[IT];
@@ -82,14 +89,14 @@ pivot_kernel(const K* keys, Ord ord, queues<Seg> q, int level) {
 
 // offsets: class c of a segment starts after classes 0 .. c - 1; one warp
 // per segment, two classes a lane, a warp scan
-template <class Tune, class Seg> __global__ void offsets_kernel(queues<Seg> q, int level) {
+template <class Tune, class Q> __global__ void offsets_kernel(Q q, int level) {
   static_assert(Tune::classes <= 64, "two classes a lane");
-  const std::size_t segs = std::size_t(q.slots[level].next >> Tune::chunk_bits);
-  Seg* list = q.list(level);
+  const auto& list = q.levels.at(level);
+  const std::size_t segs = list.size();
   const int c = 2 * int(block::lane_id());
   for (std::size_t p = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / 32; p < segs;
        p += std::size_t(gridDim.x) * blockDim.x / 32) {
-    Seg& sg = list[p];
+    auto& sg = list[p];
     const counter a = c < Tune::classes ? sg.count[c] : 0, b = c + 1 < Tune::classes ? sg.count[c + 1] : 0;
     counter at = block::warp_inclusive_sum(a + b) + sg.begin - a - b;
     if (c < Tune::classes) sg.cursor[c] = at;
@@ -98,17 +105,17 @@ template <class Tune, class Seg> __global__ void offsets_kernel(queues<Seg> q, i
 }
 
 // file: the runs level `level` left in its destination buffer
-template <class Tune, class Seg> __global__ void file_kernel(queues<Seg> q, int level) {
+template <class Tune, class Q> __global__ void file_kernel(Q q, int level) {
   constexpr int C = Tune::classes;
-  const std::size_t parents = std::size_t(q.slots[level].next >> Tune::chunk_bits);
-  const Seg* list = q.list(level);
-  level_slot& slot = q.slots[level + 1];
+  const auto& list = q.levels.at(level);
+  const auto& next = q.levels.next(level);
+  const std::size_t parents = list.size();
   // level L's destination is the scratch buffer (small list 0) for even L,
   // the output (small list 1) for odd L
   const int b = level % 2;
   for (std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; t < parents * C;
        t += std::size_t(gridDim.x) * blockDim.x) {
-    const Seg& sg = list[t / C];
+    const auto& sg = list[t / C];
     const int c = int(t % C);
     const std::size_t size = std::size_t(sg.count[c]);
     if (size == 0) continue;
@@ -126,14 +133,13 @@ template <class Tune, class Seg> __global__ void file_kernel(queues<Seg> q, int 
     } else if (size <= std::size_t(Tune::small_max)) {
       q.small_at(b, atomicAdd(&q.small_count[b], counter(1))) = merge::segment{begin, int(size), false};
     } else if (level + 1 < q.max_levels) {
-      const counter chunks = (size + Tune::chunk - 1) / Tune::chunk;
-      const counter old = atomicAdd(&slot.next, (counter(1) << Tune::chunk_bits) | chunks);
-      Seg& child = q.list(level + 1)[old >> Tune::chunk_bits];
+      const auto at = next.reserve(1, (size + Tune::chunk - 1) / Tune::chunk);
+      auto& child = next[at.entry];
       child.begin = begin;
       child.size = size;
-      child.first = old & Tune::chunk_mask;
+      child.first = at.item;
     } else {
-      q.fallback[atomicAdd(&slot.fallback, counter(1))] = range{begin, size};
+      q.fallback.push(range{begin, size});
     }
   }
 }

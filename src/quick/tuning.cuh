@@ -84,16 +84,17 @@ template <class U, class P, int TREE_LEVELS, int FILL, int COUNT_BLOCKS, int PAR
   static constexpr int samples = schedule_threads * sample_items;
   static_assert(samples <= small_max, "a segment to split holds a sample");
 
-  // A level's list counter packs (segments << chunk_bits) | work items, so
-  // one atomicAdd gives a new segment both its index and its first work
-  // item, and the two orders agree.
+  // A level's list counter packs (segments << chunk_bits) | work items
+  // (core/work_queue.cuh's packed lists), so one atomicAdd gives a new
+  // segment both its index and its first work item, and the two orders agree.
   static constexpr int chunk_bits = 40;
-  static constexpr unsigned long long chunk_mask = (1ull << chunk_bits) - 1;
   static constexpr std::size_t max_segments = std::size_t(1) << (64 - chunk_bits);
 
   // Depth limit (introsort): segments still larger than small_max after
-  // levels_needed(n) + depth_slack levels go to merge::sort. Good pivots
-  // need levels_needed(n) (about log32(n / target)).
+  // levels_needed(n) + depth_slack levels go to the fallback's merge sort
+  // (partition/fallback.cuh). Good pivots need levels_needed(n) (about
+  // log32(n / target)); every one of the max_levels(n) levels is launched,
+  // an empty one costing its five launches.
   static constexpr int depth_slack = 4;
   static int levels_needed(std::size_t n) {
     int levels = 0;
@@ -101,11 +102,6 @@ template <class U, class P, int TREE_LEVELS, int FILL, int COUNT_BLOCKS, int PAR
     return levels;
   }
   static int max_levels(std::size_t n) { return levels_needed(n) + depth_slack; }
-  // Levels run before the host starts reading the level counters back: an
-  // empty level costs a few empty grids, less than a readback, which also
-  // drains the stream.
-  static int quiet_levels(std::size_t n) { return levels_needed(n) + quiet_slack; }
-  static constexpr int quiet_slack = 1;
 
   // Runs of keys equal to a pivot that a level leaves in the scratch buffer
   // are copied to the output by the small sort's launch, in pieces.

@@ -15,6 +15,13 @@
 //                        launches' blocks past the end of its lists
 //   3. local sort        each run of small buckets is sorted by its
 //                        remaining digits in one block (msd_local.cuh)
+// LSD mode: when the first histogram says the MSD levels would not pay
+// (few varying digits, as small integers in u64; skewed digits, as
+// entropy-reduced keys: the plan kernel's cost model, msd_levels.cuh), the
+// plan lists no MSD bucket and instead one bucket, the whole array, that
+// the same pass kernel sorts by every varying digit from the lowest (a
+// plain LSD radix sort, onesweep's launch plan). Both launch sequences are
+// always made; the unchosen one's launches find no bucket and leave.
 // For 2^28 uniform u64 keys that is 2 MSD passes and the local sort:
 // about 8 + 2 x (8 + 16) + 16 = 72 bytes a key against onesweep's 136.
 // n <= one local sort: the local sort alone, one launch.
@@ -60,6 +67,8 @@ template <class K, class P> struct buffers {
   unsigned* first_hist = nullptr;      // [pass][digit]
   queue_counter* counters = nullptr;   // listed[levels + 1], live[levels], runs
   unsigned* tiles = nullptr;           // [level]: the passes' tile ids
+  unsigned* lsd_tiles = nullptr;       // [slot]: LSD mode's passes' tile ids
+  queue_counter* lsd_count = nullptr;  // LSD mode's one bucket (1) or none (0)
   int* first_level = nullptr;
   std::size_t zero_bytes = 0;          // first_hist .. first_level, zeroed at the start
   slot_plan* plan = nullptr;           // [level]
@@ -69,6 +78,10 @@ template <class K, class P> struct buffers {
   segmented::list_scratch lists[3];    // by level parity; the pass's
   unsigned* lookback = nullptr;        // [tile][digit]
   run* runs = nullptr;
+  bool lsd_allowed = false;            // LSD mode may be chosen (n <= lsd_max_keys)
+  slot_plan* lsd_plan = nullptr;       // [levels + 1]
+  unsigned long long* lsd_base = nullptr;  // [pass][digit]
+  segmented::list_scratch lsd_list;    // one bucket
 
   buffers(temp_layout& t, const sort_problem<K, P>& p) {
     levels = radix::pass_count(p.ord, T::radix_bits);
@@ -84,6 +97,8 @@ template <class K, class P> struct buffers {
     first_hist = t.take<unsigned>(std::size_t(levels) * T::bins);
     counters = t.take<queue_counter>(std::size_t(2 * levels + 2));
     tiles = t.take<unsigned>(std::size_t(levels));
+    lsd_tiles = t.take<unsigned>(std::size_t(levels) + 1);
+    lsd_count = t.take<queue_counter>(1);
     first_level = t.take<int>(1);
     zero_bytes = t.bytes() - zero_at;
     plan = t.take<slot_plan>(std::size_t(levels));
@@ -94,6 +109,12 @@ template <class K, class P> struct buffers {
     tile_bound = p.n / T::pass::tile + bound.buckets + 1;
     lookback = t.take<unsigned>(tile_bound * T::bins);
     runs = t.take<run>(bound.runs);
+    lsd_allowed = p.n <= T::lsd_max_keys;
+    if (lsd_allowed) {
+      lsd_plan = t.take<slot_plan>(std::size_t(levels) + 1);
+      lsd_base = t.take<unsigned long long>(std::size_t(levels) * T::bins);
+      lsd_list = segmented::take_list(t, 1, p.n, T::pass::tile, T::pass::tile);
+    }
   }
   queue_counter* listed() const { return counters; }
   queue_counter* live() const { return counters + levels + 1; }
@@ -165,8 +186,28 @@ struct family {
     }
     level_state s{b.plan, b.first_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
                   b.levels, T::local_keys};
-    plan_kernel<T><<<1, T::bins, 0, p.stream>>>(s, b.lists[0].list, p.n, b.plan);
+    const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
+    const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_list.list, b.lsd_count, b.lsd_allowed, in_place};
+    plan_kernel<T><<<1, T::bins, 0, p.stream>>>(s, b.lists[0].list, p.n, b.plan, lsd);
     ctx.check_launch("radix msd plan");
+
+    // LSD mode (the plan chose it, or these launches find no bucket): every
+    // varying digit from the lowest, the whole array one bucket
+    if (b.lsd_allowed) {
+      const std::size_t tiles = p.n / T::pass::tile + 2;
+      const unsigned wide = grid_for(tiles, 1, std::size_t(sms) * 8);
+      segmented::plan_counted_list(ctx, b.lsd_count, b.lsd_list, T::pass::tile, p.stream);
+      for (int slot = 0; slot <= b.levels; ++slot) {
+        const int pass_of = slot < b.levels ? slot : b.levels - 1;  // the extra slot only copies
+        clear_lookback_kernel<T::bins><<<wide, 256, 0, p.stream>>>(b.lsd_list.list, b.lookback, b.lsd_tiles + slot);
+        ctx.check_launch("radix msd look-back clear");
+        const auto digit = radix::digit_map<K>::of(p.ord, T::radix_bits, pass_of);
+        // the persistent grid: in MSD mode its few blocks leave at once (a
+        // grid of one block a tile measured 0.3 ms more on 2^28 u64 keys)
+        pass<true>(p, b, b.lsd_list.list, b.lsd_plan, slot, b.lsd_base + std::size_t(pass_of) * T::bins,
+                   b.lsd_tiles + slot, digit, tiles);
+      }
+    }
 
     // 2. the levels
     for (int j = 0; j < b.levels; ++j) {
@@ -191,8 +232,10 @@ struct family {
       ctx.check_launch("radix msd look-back clear");
       // one block a tile while the level's bucket bound is small next to
       // its tiles; else the resident grid taking tiles
-      if (at.list.bound * 4 <= p.n / T::pass::tile) pass<false>(p, b, sorting.list, j, digit, tiles);
-      else pass<true>(p, b, sorting.list, j, digit, tiles);
+      if (at.list.bound * 4 <= p.n / T::pass::tile)
+        pass<false>(p, b, sorting.list, b.plan, j, b.base, b.tiles + j, digit, tiles);
+      else
+        pass<true>(p, b, sorting.list, b.plan, j, b.base, b.tiles + j, digit, tiles);
       file_kernel<T::bins><<<warps, 256, 0, p.stream>>>(s, sorting.list, next.list, j);
       ctx.check_launch("radix msd file");
     }
@@ -203,10 +246,12 @@ struct family {
     ctx.check_launch("radix msd local sort");
   }
 
-  // One MSD pass: onesweep's pass kernel over the level's buckets.
+  // One pass: onesweep's pass kernel over the listed buckets (a level's, or
+  // LSD mode's one), by plan[slot], bases base[bucket][digit].
   template <bool PERSISTENT, class K, class P>
-  static void pass(const sort_problem<K, P>& p, const buffers<K, P>& b, const segment_list& l, int level,
-                   const radix::digit_map<K>& digit, std::size_t tiles) {
+  static void pass(const sort_problem<K, P>& p, const buffers<K, P>& b, const segment_list& l, const slot_plan* plan,
+                   int slot, unsigned long long* base, unsigned* counter, const radix::digit_map<K>& digit,
+                   std::size_t tiles) {
     using U = typename key_traits<K>::bits;
     using T = tuning<U, P>;
     using Geo = segmented::segment_chains<PERSISTENT>;
@@ -223,12 +268,12 @@ struct family {
     a.vals_in = p.vals_in;
     a.vals_out = p.vals_out;
     a.vals_alt = b.vals_alt;
-    a.plan = b.plan;
-    a.slot = level;
-    a.geo = {l, b.base};
+    a.plan = plan;
+    a.slot = slot;
+    a.geo = {l, base};
     a.next_base = nullptr;
     a.lookback = b.lookback;
-    a.counter = b.tiles + level;
+    a.counter = counter;
     a.next_lookback = b.lookback;
     a.next_words = 0;
     a.digit = digit;

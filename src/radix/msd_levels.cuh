@@ -27,6 +27,7 @@
 #include "radix/msd_plan.hpp"
 #include "radix/msd_tuning.cuh"
 #include "radix/onesweep_histogram.cuh"
+#include "radix/onesweep_plan.hpp"
 #include "segmented/lists.cuh"
 
 #include <gpusort/detail/block/scan.cuh>
@@ -78,19 +79,108 @@ __device__ __forceinline__ void push_copy(const work_list<run>& runs, std::size_
   }
 }
 
-// One block of T::bins threads: skipped digits, the level plan, level 0.
+// LSD mode's device side (msd.cuh): one bucket, the whole array, sorted
+// digit by digit from the lowest by the same pass kernel.
+struct lsd_state {
+  slot_plan* plan;          // [levels + 1]: onesweep's launch plan (onesweep_plan.hpp)
+  unsigned long long* base; // [pass][digit]: exclusive scan of the first histogram
+  segment_list list;        // one entry: [0, n)
+  queue_counter* count;     // 1 in LSD mode, 0 otherwise
+  bool allowed;             // n small enough (tuning::lsd_max_keys)
+  bool in_place;
+};
+
+// Sum of one float a thread over a block of `bins` threads (thread 0 gets it).
+template <int BINS> __device__ __forceinline__ float block_sum(float x, float* warp_sums) {
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) x += __shfl_xor_sync(0xFFFFFFFFu, x, d);
+  if ((threadIdx.x & 31u) == 0) warp_sums[threadIdx.x / 32] = x;
+  __syncthreads();
+  float all = 0;
+  if (threadIdx.x == 0)
+    for (int w = 0; w < BINS / 32; ++w) all += warp_sums[w];
+  __syncthreads();
+  return all;
+}
+
+// One block of T::bins threads: skipped digits, the choice between the MSD
+// levels and LSD passes, and the chosen one's plan: each MSD level's (and
+// level 0's one bucket), or the LSD passes' (and their one bucket).
+//
+// The choice, from the first histogram (every digit's counts over all keys),
+// treating digits as independent: the share of keys still in buckets over
+// a local sort after the first sorting level, F1 = sum of p1(d) over the
+// digits d with n p1(d) > local, and after the second, F2 (over digit
+// pairs); later levels continue the ratio F2 / F1. MSD costs
+// 1 + msd_level (F1 + F2 + ...) + msd_local passes, LSD one a varying
+// digit (tuning: msd_tuning.cuh). Skewed keys (entropy-reduced, a few
+// varying digits: small integers in u64) go LSD, uniform wide keys MSD.
 template <class T>
 __global__ void __launch_bounds__(T::bins)
-plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan) {
+plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, lsd_state lsd) {
   __shared__ int skip[T::max_levels];
+  __shared__ int order[T::max_levels];  // the varying digits' passes, top first
+  __shared__ float warp_sums[T::bins / 32];
+  __shared__ unsigned long long scan_sums[T::bins / 32];
   const int b = threadIdx.x;
   for (int j = 0; j < s.levels; ++j) {
     const int pass = s.levels - 1 - j;
     const int constant = __syncthreads_or(s.first_hist[pass * T::bins + b] == n);
     if (b == 0) skip[j] = constant;
   }
+  // LSD mode's bases: every pass's exclusive scan (used only in LSD mode)
+  for (int pass = 0; pass < s.levels; ++pass) {
+    lsd.base[pass * T::bins + b] =
+        block::block_exclusive_sum<T::bins>((unsigned long long)s.first_hist[pass * T::bins + b], scan_sums);
+    __syncthreads();  // scan_sums is reused by the next pass's scan
+  }
   __syncthreads();
+  int m = 0;
+  for (int j = 0; j < s.levels; ++j)
+    if (!skip[j]) {
+      if (b == 0) order[m] = s.levels - 1 - j;
+      ++m;
+    }
+  __syncthreads();
+  // the shares F1, F2 (see the header)
+  const float total = float(n), local = float(s.local);
+  float f1 = 0, f2 = 0;
+  if (m >= 1) {
+    const float p1 = float(s.first_hist[order[0] * T::bins + b]) / total;
+    if (total * p1 > local) {
+      f1 = p1;
+      if (m >= 2)
+        for (int d = 0; d < T::bins; ++d) {
+          const float p12 = p1 * float(s.first_hist[order[1] * T::bins + d]) / total;
+          if (total * p12 > local) f2 += p12;
+        }
+    }
+  }
+  const float F1 = block_sum<T::bins>(f1, warp_sums);
+  const float F2 = block_sum<T::bins>(f2, warp_sums);
   if (b != 0) return;
+  bool use_lsd = false;
+  if (lsd.allowed && m >= 1) {
+    float msd = 1.0f + T::msd_local, share = F1;
+    const float ratio = F1 > 0 ? F2 / F1 : 0;
+    for (int level = 1; level < m && share > 1e-3f; ++level) {
+      msd += T::msd_level * share;
+      share = level == 1 ? F2 : share * ratio;
+    }
+    use_lsd = float(m) < msd;
+  }
+  if (use_lsd) {
+    int skip_lsd[T::max_levels + 1];
+    for (int pass = 0; pass < s.levels; ++pass) skip_lsd[pass] = skip[s.levels - 1 - pass];
+    radix_onesweep::make_plan(skip_lsd, s.levels, s.levels + 1, lsd.in_place, lsd.plan);
+    lsd.list.begin[0] = 0;
+    lsd.list.size[0] = n;
+    *lsd.count = 1;
+    *s.first_level = s.levels;  // the MSD levels find no bucket
+    for (int j = 0; j < s.levels; ++j) plan[j] = {radix_onesweep::slot_skip, 0, 0};
+    return;
+  }
+  *lsd.count = 0;
   make_levels(skip, s.levels, plan);
   int first = 0;
   while (first < s.levels && skip[first]) ++first;

@@ -5,8 +5,11 @@
 //          keys) is copied to the output, unless it lies there already
 //   sort   otherwise the run is loaded warp-striped (pads rank last), the
 //          digits in which its keys differ are found (an OR over the block
-//          of each key's ordered bits xor the first key's), and
-//          radix/block_sort.cuh's LSD passes sort those digits only; the
+//          of each key's ordered bits xor the first key's); then
+//   split  two stable passes by the top two such digits, then the keys
+//          sharing that 16-bit prefix placed by counting (split_and_sort),
+//          when no such group can exceed 64 keys; else
+//   lsd    radix/block_sort.cuh's LSD passes sort those digits only; the
 //          tile is stored to the output at the run's place
 // Runs are disjoint, and a block reads its whole run before it writes, so
 // a run that lies in the output is sorted in place.
@@ -44,6 +47,139 @@ template <int THREADS> __device__ __forceinline__ unsigned long long block_or(un
   for (int w = 0; w < THREADS / 32; ++w) all |= warp_or[w];
   __syncthreads();  // warp_or is reused by the next call
   return all;
+}
+
+// Whether some digit of the block's counts (c: this thread's bins) holds
+// more than `most` keys, the pads (all in pad_bin) not counted. Every
+// thread of the block calls it.
+template <class ranker>
+__device__ __forceinline__ bool any_over(const unsigned (&c)[ranker::bins_per_thread], unsigned pad_bin,
+                                         unsigned pads, unsigned most) {
+  bool mine = false;
+#pragma unroll
+  for (int u = 0; u < ranker::bins_per_thread; ++u) {
+    const int b = ranker::thread_bin(u);
+    mine |= b < ranker::bins && c[u] - (unsigned(b) == pad_bin ? pads : 0u) > most;
+  }
+  return __syncthreads_or(mine) != 0;
+}
+
+// One stable pass of the tile in registers by `digit` (as block_sort.cuh's
+// sort_tile): rank, exchange through shared memory. With `keep` the tile
+// stays in shared memory in rank order (keys at smem, values after
+// C::keys_bytes) and the registers are not reloaded. Returns whether some
+// digit holds more than `most` keys (pads, which rank last, not counted).
+template <class C, class K, class P>
+__device__ __forceinline__ bool rank_pass(typename key_traits<K>::bits (&key)[C::items], P (&val)[C::items],
+                                          const radix::digit_map<K>& digit, unsigned pad_bin, unsigned pads,
+                                          unsigned most, bool keep, void* smem) {
+  using U = typename key_traits<K>::bits;
+  using ranker = typename C::ranker;
+  constexpr int I = C::items;
+  auto& store = *reinterpret_cast<typename ranker::storage*>(smem);
+  unsigned ranks[I], counts[ranker::bins_per_thread], starts[ranker::bins_per_thread];
+  bool big = false;
+  ranker::rank(
+      store, [&](int i) { return digit(key[i]); }, ranks, counts, starts,
+      [&](const unsigned(&c)[ranker::bins_per_thread]) {
+        big = any_over<ranker>(c, pad_bin, pads, most);
+        return false;
+      });
+  __syncthreads();  // every rank is known: the exchange may overwrite the histograms
+  U* s_keys = reinterpret_cast<U*>(smem);
+  P* s_vals = reinterpret_cast<P*>(reinterpret_cast<std::uint8_t*>(smem) + C::keys_bytes);
+#pragma unroll
+  for (int i = 0; i < I; ++i) {
+    s_keys[ranks[i]] = key[i];
+    if constexpr (!is_no_value<P>) s_vals[ranks[i]] = val[i];
+  }
+  __syncthreads();
+  if (!keep) {
+#pragma unroll
+    for (int i = 0; i < I; ++i) {
+      key[i] = s_keys[ranker::slot(i)];
+      if constexpr (!is_no_value<P>) val[i] = s_vals[ranker::slot(i)];
+    }
+    __syncthreads();  // the next pass's histograms overwrite the exchange
+  }
+  return big;
+}
+
+// The fast path of one run (block-uniform), for runs whose two top live
+// digits spread the keys: two stable passes, by the second live digit
+// from the top and then the top one, order the tile by its 16-bit prefix
+// (keys and values in shared memory); the keys sharing a prefix (a group:
+// about n / 65536 of a run, so mostly alone) are then placed by counting,
+// each key's rank in its group being the group's keys that order before
+// it (rank bits, then position: stable). Two passes and a few compares a
+// key instead of an LSD pass per remaining digit (six for uniform u64 keys
+// after two MSD levels). A group is no larger than the smaller of the two
+// digits' largest counts: the path is taken when that is at most 64 keys,
+// which bounds the counting; otherwise (skewed keys, runs of several
+// children whose top digit is their parent's) it returns false and the
+// caller sorts the tile digit by digit, the pass already made
+// notwithstanding (stable by a digit the equal keys share, so their order
+// stays the input's).
+template <class T, class K, class P>
+__device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&key)[T::local::items],
+                                               P (&val)[T::local::items], const key_order<K>& ord, unsigned live,
+                                               unsigned valid, void* smem, typename key_traits<K>::bits* out,
+                                               P* vout) {
+  using U = typename key_traits<K>::bits;
+  using C = typename T::local;
+  constexpr unsigned most = 64;
+  if (live == 0 || (live & (live - 1)) == 0) return false;  // one digit or none: one pass does it all
+  const int top = 31 - __clz(live);
+  const int second = 31 - __clz(live & ~(1u << top));
+  const auto d_top = radix::digit_map<K>::of(ord, T::radix_bits, top);
+  const auto d_second = radix::digit_map<K>::of(ord, T::radix_bits, second);
+  const U pad = radix::pad_bits(ord);
+  const unsigned pads = unsigned(C::tile) - valid;  // pads rank last in every digit
+  const bool big_second = rank_pass<C, K, P>(key, val, d_second, d_second(pad), pads, most, false, smem);
+  // block-uniform: big_second is every thread's __syncthreads_or
+  if (big_second) {
+    // the top digit must bound the groups: check it before keeping the tile in shared memory
+    bool big_top = false;
+    {
+      using ranker = typename C::ranker;
+      auto& store = *reinterpret_cast<typename ranker::storage*>(smem);
+      unsigned ranks[C::items], counts[ranker::bins_per_thread], starts[ranker::bins_per_thread];
+      const unsigned pad_bin = d_top(pad);
+      ranker::rank(
+          store, [&](int i) { return d_top(key[i]); }, ranks, counts, starts,
+          [&](const unsigned(&c)[ranker::bins_per_thread]) {
+            big_top = any_over<ranker>(c, pad_bin, pads, most);
+            return true;  // counts only: the pass is made below, or not at all
+          });
+      __syncthreads();
+    }
+    if (big_top) return false;
+  }
+  rank_pass<C, K, P>(key, val, d_top, d_top(pad), pads, most, true, smem);
+  // place each key of the prefix-ordered tile by its rank in its group
+  const U* s_keys = reinterpret_cast<const U*>(smem);
+  const P* s_vals = reinterpret_cast<const P*>(reinterpret_cast<const std::uint8_t*>(smem) + C::keys_bytes);
+  auto prefix = [&](unsigned p) { return (d_top(s_keys[p]) << 8) | d_second(s_keys[p]); };
+  for (unsigned p = threadIdx.x; p < valid; p += T::local_threads) {
+    const U k = s_keys[p];
+    const unsigned mine = (d_top(k) << 8) | d_second(k);
+    unsigned first = p, last = p + 1;
+    while (first > 0 && prefix(first - 1) == mine) --first;
+    while (last < valid && prefix(last) == mine) ++last;
+    unsigned at = p;
+    if (last - first > 1) {
+      const U r = ord.rank(key_traits<K>::twiddle(k));
+      at = first;
+      for (unsigned q = first; q < last; ++q) {
+        const U rq = ord.rank(key_traits<K>::twiddle(s_keys[q]));
+        at += rq < r || (rq == r && q < p);
+      }
+    }
+    out[at] = k;
+    if constexpr (!is_no_value<P>) vout[at] = s_vals[p];
+  }
+  __syncthreads();  // shared memory is read: the next run may rank
+  return true;
 }
 
 template <class T, class K, class P>
@@ -84,6 +220,9 @@ local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> va
     unsigned live = 0;
     for (int p = 0; p < r.passes; ++p)
       if (radix::digit_map<K>::of(ord, T::radix_bits, p).from_ordered(differ)) live |= 1u << p;
+    if (split_and_sort<T, K, P>(key, val, ord, live, valid, smem, keys.out + r.begin,
+                                pairs ? vals.out + r.begin : nullptr))
+      return;
     radix::sort_tile<C, K>(key, val, ord, r.passes, smem, live);  // ends with a barrier
 #pragma unroll
     for (int i = 0; i < I; ++i) {

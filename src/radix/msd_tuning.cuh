@@ -29,6 +29,19 @@ template <class U, class P> struct tuning {
   using local = radix::block_sort_config<local_threads, local_items, radix_bits, U, P>;
   static constexpr std::size_t local_keys = std::size_t(local::tile);
 
+  // The plan's choice between the MSD levels and plain LSD passes (the
+  // same pass kernel over one bucket, the whole array), from the first
+  // histogram, in units of one LSD pass over the keys (docs/perf/radix.md,
+  // H100 2026-11-25: a pass 1.95 ms, a level's histogram 0.4 ms and the
+  // local sort 8.5 ms for 2^28 u64 keys). LSD costs one unit a digit that
+  // varies; MSD one for its first level, msd_level for each later level
+  // times the share of keys still in buckets over a local sort, and
+  // msd_local for the local sort. LSD mode only for n <= lsd_max_keys
+  // (one bucket's look-back counts in 30 bits).
+  static constexpr float msd_level = 1.2f;
+  static constexpr float msd_local = 4.0f;
+  static constexpr std::size_t lsd_max_keys = std::size_t(1) << 28;
+
   // list, triage and file kernels: one warp a bucket
   static constexpr int list_threads = 256;
   // the histogram of a level's buckets: onesweep's histogram shape

@@ -21,10 +21,13 @@
 //            [b, c) (a block scan of those counts)
 //   walk     thread 0 follows the chain from bucket 0 and marks run starts
 //            (one shared load per run: ~130 hops for a level-2 segment)
-//   emit     a block scan over (runs + whole-tile copies, oversized spans)
-//            and one atomic each per block place them in the level's lists
-//            (in any order: each has its own output positions); whole
-//            tiles of big equality buckets are written by their warp
+//   emit     block scans over (runs + whole-tile copies, oversized
+//            buckets) and over the oversized buckets' tiles, and one
+//            atomic each per block place them in the level's run list and
+//            the next level's segment list (in any order: each has its own
+//            output positions; the packed segment counter gives each new
+//            segment its index and its first tile at once); whole tiles of
+//            big equality buckets are written by their warp
 // sort: merge::segment_sort_kernel (the shared segmented block sort, one
 // block per run, stable) moves the runs into the output.
 // Packing keeps the block sort's tiles full (~n / tile runs instead of one
@@ -41,37 +44,30 @@
 
 namespace gpusort::detail::sample {
 
-static_assert(sizeof(std::size_t) == sizeof(unsigned long long));
-
-__device__ __forceinline__ std::size_t atomic_add(std::size_t* at, std::size_t v) {
-  return std::size_t(atomicAdd(reinterpret_cast<unsigned long long*>(at), (unsigned long long)v));
-}
-
 // The level's runs as a segment list for merge::segment_sort_kernel.
 struct run_list {
-  const std::size_t* counters;
-  const merge::segment* runs;
-  __device__ std::size_t count() const { return counters[level_counters::runs]; }
+  work_list<merge::segment> runs;
+  __device__ std::size_t count() const { return runs.size(); }
   __device__ merge::segment operator()(std::size_t i) const { return runs[i]; }
 };
 
 // pack
 template <int TILE>
 __global__ void __launch_bounds__(tuning::pack_threads)
-pack_kernel(const segment_desc* descs, std::size_t segs, const std::size_t* offsets, std::size_t* counters,
-            merge::segment* runs, span* oversized) {
+pack_kernel(segment_list list, const std::size_t* offsets, work_list<merge::segment> runs, segment_list next) {
   constexpr int B = tuning::buckets, T = tuning::pack_threads;
   __shared__ std::size_t start[B + 1];    // bucket bounds within the segment
   __shared__ std::uint16_t jump[B];       // where the run after a run started at b starts
   __shared__ unsigned sortish_before[B + 1];  // range buckets of >= 2 keys below b
   __shared__ std::uint8_t is_run[B];      // run starts on the chain
-  __shared__ unsigned long long warp_sums[T / 32];
-  __shared__ std::size_t first_run, first_span;
+  __shared__ unsigned long long warp_sums[T / 32], tile_sums[T / 32];
+  __shared__ std::size_t first_run, first_span, first_tile;
   constexpr unsigned long long span_mask = (1ull << tuning::bucket_bits) - 1;  // spans per segment <= 256
   const int b = int(threadIdx.x);
   const int lane = b % 32;
+  const std::size_t segs = list.size();
   for (std::size_t seg = blockIdx.x; seg < segs; seg += gridDim.x) {
-    const segment_desc d = descs[seg];
+    const segment_desc d = list[seg];
     // bounds
     if (b < B) {
       start[b] = offsets[cell(d, b, 0)] - offsets[cell(d, 0, 0)];
@@ -110,15 +106,23 @@ pack_kernel(const segment_desc* descs, std::size_t segs, const std::size_t* offs
     const unsigned long long items = (my_run ? 1ull : 0ull) + whole;
     const unsigned long long packed = (items << tuning::bucket_bits) | (over ? 1ull : 0ull);
     const unsigned long long at = block::block_exclusive_sum<T>(packed, warp_sums);
-    if (b == T - 1) {  // holds no bucket: its exclusive sum is the total
-      first_run = atomic_add(&counters[level_counters::runs], std::size_t(at >> tuning::bucket_bits));
-      first_span = atomic_add(&counters[level_counters::oversized], std::size_t(at & span_mask));
+    const unsigned long long tiles = over ? tiles_of(size) : 0;
+    const unsigned long long tiles_before = block::block_exclusive_sum<T>(tiles, tile_sums);
+    if (b == T - 1) {  // holds no bucket: its exclusive sums are the totals
+      const auto made = std::size_t(at >> tuning::bucket_bits);
+      first_run = made ? runs.reserve(made) : 0;
+      const auto spans = std::size_t(at & span_mask);
+      const auto place = spans ? next.reserve(spans, std::size_t(tiles_before)) : segment_list::place{};
+      first_span = place.entry;
+      first_tile = place.item;
     }
     __syncthreads();
     std::size_t r = first_run + std::size_t(at >> tuning::bucket_bits);
     if (my_run)
       runs[r++] = {d.begin + piece, int(start[c] - piece), sortish_before[c] == sortish_before[b]};
-    if (over) oversized[first_span + std::size_t(at & span_mask)] = {d.begin + lo, size};
+    if (over)
+      next[first_span + std::size_t(at & span_mask)] = {d.begin + lo, size, first_tile + std::size_t(tiles_before),
+                                                        std::size_t(tiles)};
     for (unsigned todo = __ballot_sync(~0u, whole != 0); todo; todo &= todo - 1) {  // whole tiles
       const int src = __ffs(int(todo)) - 1;
       const std::size_t to = __shfl_sync(~0u, r, src), from = d.begin + __shfl_sync(~0u, lo, src);

@@ -21,7 +21,8 @@
 //                block per segment (bucket_sort.cuh)
 //     sort       merge::segment_sort_kernel over the runs, into the output
 //   fallback  range buckets still oversized after tuning::max_levels
-//             (adversarial input) go to merge::sort on the subrange
+//             (adversarial input): one merge sort of all of them at once,
+//             over their device list (partition/fallback.cuh)
 // Levels ping-pong: level 1 scatters input -> kbuf, level 2 kbuf -> output,
 // level 3 output -> kbuf...; each level's runs are sorted from where that
 // level left them into the output (in place on even levels: a run is read
@@ -30,37 +31,43 @@
 // level they take part in, plus twice by the final block sort.
 // n <= 2^14 skips all of it and runs merge::sort directly.
 //
-// Host syncs: one per level, to read the oversized spans (the next level's
-// segments); a second read in the same level when there are more than
-// tuning::preview of them. Uniform u32 keys take 1 level up to ~2^19 (part
-// of the keys a second one at 2^20), 2 up to ~2^26, a partial third at 2^28
+// Host syncs: none (the call can be captured in a CUDA graph). A level's
+// segments are a device list that the level before fills (segments.cuh);
+// every grid is sized from a host-known bound (level 1: one segment of
+// ceil(n / 8192) tiles; later levels: plan.cuh's caps) or is the resident
+// grid, and its blocks loop over the counts on the device. All
+// tuning::max_levels levels are launched: an empty one costs its 8 (9 with
+// interpolated pivots) launches, whose blocks leave at once, and the
+// fallback 4 + 2 ceil(log2(n / 9728)) launches (u32 keys) when there is
+// nothing to do. Uniform u32 keys take 1 level up to ~2^19 (part of the keys
+// a second one at 2^20), 2 up to ~2^26, a partial third at 2^28
 // (docs/perf/sample.md).
 #pragma once
 
 #include <gpusort/detail/core/launch.cuh>
+#include <gpusort/detail/core/work_queue.cuh>
 #include "core/problem.cuh"
 #include <gpusort/detail/merge/merge_sort.cuh>
 #include <gpusort/detail/merge/segment_sort.cuh>
+#include "partition/count.cuh"
+#include "partition/fallback.cuh"
+#include "partition/scatter.cuh"
 #include "sample/bucket_sort.cuh"
 #include "sample/interpolate.cuh"
 #include "sample/plan.cuh"
 #include "sample/policy.cuh"
-#include "partition/count.cuh"
-#include "partition/scatter.cuh"
+#include "sample/scan.cuh"
 #include "sample/segments.cuh"
 #include "sample/splitters.cuh"
 #include "sample/tuning.cuh"
+#include "segmented/grid.cuh"
 
-#include <cub/device/device_scan.cuh>
-
-#include <algorithm>
 #include <cstddef>
-#include <vector>
 
 namespace gpusort::detail::sample {
 
 template <class K, class P> std::size_t temp_bytes(const sort_problem<K, P>& p) {
-  return plan<K, P>(*p.ctx, p.n, nullptr).bytes;
+  return plan<K, P>(p.n, nullptr).bytes;
 }
 
 // Where a level reads and writes.
@@ -71,105 +78,117 @@ template <class K, class P> struct level_buffers {
   P* vout;
 };
 
-// refine: splits the level's segments (one set of launches) and sorts the
-// runs it packs into the output.
-template <class K, class P, class Ord>
-void split_level(const sort_problem<K, P>& p, const Ord& ord, const plan<K, P>& pl, const level_segments& lv,
-                 const level_buffers<K, P>& io) {
+// Blocks for work of a host-known bound: the resident grid, or fewer.
+inline unsigned bounded(unsigned resident, std::size_t bound) {
+  return bound < resident ? unsigned(bound > 0 ? bound : 1) : resident;
+}
+
+// The kernels of one call and their resident grids.
+template <class K, class P, class Ord> struct level_kernels {
+  using U = typename Ord::carried;
   using Tune = merge_tune<K, P>;
+  decltype(&sample_splitters_kernel<K, Ord>) sample = sample_splitters_kernel<K, Ord>;
+  decltype(&minmax_kernel<K, Ord>) minmax = minmax_kernel<K, Ord>;
+  decltype(&interpolate_splitters_kernel<Ord>) interpolate = interpolate_splitters_kernel<Ord>;
+  decltype(&partition::count_kernel<level_policy<U, no_value>, K, Ord>) count =
+      partition::count_kernel<level_policy<U, no_value>, K, Ord>;
+  decltype(&partition::scatter_kernel<level_policy<U, P>, K, P, Ord>) scatter =
+      partition::scatter_kernel<level_policy<U, P>, K, P, Ord>;
+  decltype(&pack_kernel<Tune::tile>) pack = pack_kernel<Tune::tile>;
+  decltype(&merge::segment_sort_kernel<Tune::threads, Tune::items, Tune::segment_blocks, K, P, Ord, run_list>) sort =
+      merge::segment_sort_kernel<Tune::threads, Tune::items, Tune::segment_blocks, K, P, Ord, run_list>;
+  unsigned sample_grid, minmax_grid, interpolate_grid, count_grid, scatter_grid, pack_grid, sort_grid;
+
+  // (asked of the runtime once per kernel and device: a query before each
+  // launch would leave the GPU waiting on the host)
+  explicit level_kernels(const call_context& ctx) {
+    using segmented::cached_resident_grid;
+    sample_grid = cached_resident_grid(ctx, sample, tuning::sample_threads);
+    minmax_grid = cached_resident_grid(ctx, minmax, tuning::threads);
+    interpolate_grid = cached_resident_grid(ctx, interpolate, tuning::sample_threads);
+    count_grid = cached_resident_grid(ctx, count, tuning::threads);
+    scatter_grid = cached_resident_grid(ctx, scatter, tuning::threads);
+    pack_grid = cached_resident_grid(ctx, pack, tuning::pack_threads);
+    sort_grid = cached_resident_grid(ctx, sort, Tune::threads);
+  }
+};
+
+// refine: splits level `level`'s segments (one set of launches) and sorts
+// the runs it packs into the output. segs and tiles: host-known bounds on
+// the level's segments and tiles.
+template <class K, class P, class Ord>
+void split_level(const sort_problem<K, P>& p, const Ord& ord, const plan<K, P>& pl, const level_kernels<K, P, Ord>& kn,
+                 int level, std::size_t segs, std::size_t tiles, const level_buffers<K, P>& io) {
   const call_context& ctx = *p.ctx;
-  const std::size_t segs = lv.descs.size(), tiles = lv.tiles;
+  const cudaStream_t st = p.stream;
+  const segment_list list = pl.lists.at(level);
   const bool interpolated = p.pivots == pivot_rule::interpolated;
-  ctx.check(cudaMemcpyAsync(pl.descs, lv.descs.data(), segs * sizeof(segment_desc), cudaMemcpyHostToDevice,
-                            p.stream),
-            "cudaMemcpyAsync(sample segments)");
-  setup_kernel<<<grid_for(segs, 1), tuning::threads, 0, p.stream>>>(
-      pl.descs, segs, pl.map, interpolated ? pl.ranges : rank_range{nullptr, nullptr}, pl.counters);
+  setup_kernel<<<grid_for(segs, 1, 1024), tuning::threads, 0, st>>>(
+      pl.lists, level, pl.map, interpolated ? pl.ranges : rank_range{nullptr, nullptr}, pl.runs.count);
   ctx.check_launch("sample setup");
   // sample
   if (interpolated) {
-    minmax_kernel<<<grid_for(tiles, 1), tuning::threads, 0, p.stream>>>(io.kin, pl.descs, pl.map, tiles, ord,
-                                                                      pl.ranges);
+    kn.minmax<<<bounded(kn.minmax_grid, tiles), tuning::threads, 0, st>>>(io.kin, list, pl.map, ord, pl.ranges);
     ctx.check_launch("sample minmax");
-    interpolate_splitters_kernel<<<grid_for(segs, 1), tuning::sample_threads, 0, p.stream>>>(segs, ord, pl.ranges,
-                                                                                            pl.splitters);
+    kn.interpolate<<<bounded(kn.interpolate_grid, segs), tuning::sample_threads, 0, st>>>(list, ord, pl.ranges,
+                                                                                          pl.splitters);
     ctx.check_launch("sample interpolated splitters");
   } else {
-    sample_splitters_kernel<<<grid_for(segs, 1), tuning::sample_threads, 0, p.stream>>>(io.kin, pl.descs, segs,
-                                                                                       ord, pl.splitters);
+    kn.sample<<<bounded(kn.sample_grid, segs), tuning::sample_threads, 0, st>>>(io.kin, list, ord, pl.splitters);
     ctx.check_launch("sample splitters");
   }
-  // count
+  // count, scan
   using U = typename Ord::carried;
-  const level_policy<U, no_value> counting{pl.descs, pl.map, tiles, pl.splitters, pl.table};
-  partition::count_kernel<<<grid_for(tiles, 1), tuning::threads, 0, p.stream>>>(io.kin, ord, counting);
+  const level_policy<U, no_value> counting{list, pl.map, pl.splitters, pl.table};
+  kn.count<<<bounded(kn.count_grid, tiles), tuning::threads, 0, st>>>(io.kin, ord, counting);
   ctx.check_launch("sample count");
-  std::size_t scan_bytes = pl.scan_bytes;
-  ctx.check(cub::DeviceScan::ExclusiveSum(pl.scan_temp, scan_bytes, pl.table, pl.table,
-                                          std::size_t(tuning::buckets) * tiles, p.stream),
-            "cub::DeviceScan::ExclusiveSum");
+  table_sums_kernel<<<tuning::scan_blocks, tuning::scan_threads, 0, st>>>(pl.table, pl.lists, level, pl.sums);
+  ctx.check_launch("sample table sums");
+  table_scan_kernel<<<tuning::scan_blocks, tuning::scan_threads, 0, st>>>(pl.table, pl.lists, level, pl.sums);
+  ctx.check_launch("sample table scan");
   // scatter
-  const level_policy<U, P> scattering{pl.descs, pl.map, tiles, pl.splitters, pl.table};
-  partition::scatter_kernel<<<grid_for(tiles, 1), tuning::threads, 0, p.stream>>>(io.kin, io.vin, io.kout, io.vout,
-                                                                                 ord, scattering);
+  const level_policy<U, P> scattering{list, pl.map, pl.splitters, pl.table};
+  kn.scatter<<<bounded(kn.scatter_grid, tiles), tuning::threads, 0, st>>>(io.kin, io.vin, io.kout, io.vout, ord,
+                                                                          scattering);
   ctx.check_launch("sample scatter");
   // pack
-  pack_kernel<Tune::tile><<<grid_for(segs, 1), tuning::pack_threads, 0, p.stream>>>(
-      pl.descs, segs, pl.table, pl.counters, pl.runs, pl.oversized);
+  kn.pack<<<bounded(kn.pack_grid, segs), tuning::pack_threads, 0, st>>>(list, pl.table, pl.runs,
+                                                                        pl.lists.next(level));
   ctx.check_launch("sample pack");
-  // sort: about one block per run; the kernel reads the run count itself
-  const std::size_t runs_guess = 2 * ((lv.keys + Tune::tile - 1) / Tune::tile) + segs;
-  merge::segment_sort_kernel<Tune::threads, Tune::items, Tune::segment_blocks><<<grid_for(runs_guess, 1), Tune::threads, 0, p.stream>>>(
-      io.kout, p.keys_out, io.vout, p.vals_out, run_list{pl.counters, pl.runs}, ord);
+  // sort: the kernel reads the run count itself
+  kn.sort<<<bounded(kn.sort_grid, pl.runs.capacity), merge_tune<K, P>::threads, 0, st>>>(
+      io.kout, p.keys_out, io.vout, p.vals_out, run_list{pl.runs}, ord);
   ctx.check_launch("sample bucket sort");
 }
 
-// The level's oversized spans, copied to the host (the level's sync).
-template <class K, class P>
-std::vector<span> read_oversized(const call_context& ctx, const plan<K, P>& pl, cudaStream_t stream) {
-  const std::size_t preview = std::min<std::size_t>(tuning::preview, pl.cap_segs);
-  std::vector<std::size_t> head(level_counters::words + 2 * preview);
-  ctx.check(cudaMemcpyAsync(head.data(), pl.counters, head.size() * sizeof(std::size_t), cudaMemcpyDeviceToHost,
-                            stream),
-            "cudaMemcpyAsync(sample oversized buckets)");
-  ctx.check(cudaStreamSynchronize(stream), "cudaStreamSynchronize(sample level)");
-  std::vector<span> spans(head[level_counters::oversized]);
-  const std::size_t seen = std::min(spans.size(), preview);
-  for (std::size_t i = 0; i < seen; ++i)
-    spans[i] = {head[level_counters::words + 2 * i], head[level_counters::words + 2 * i + 1]};
-  if (spans.size() > seen) {
-    ctx.check(cudaMemcpyAsync(spans.data() + seen, pl.oversized + seen, (spans.size() - seen) * sizeof(span),
-                              cudaMemcpyDeviceToHost, stream),
-              "cudaMemcpyAsync(sample oversized buckets)");
-    ctx.check(cudaStreamSynchronize(stream), "cudaStreamSynchronize(sample level)");
-  }
-  return spans;
-}
-
-template <class K, class P, order_for<K> Ord> void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
+// `levels` levels of distribution, then the fallback (the tests run fewer
+// levels to reach it).
+template <class K, class P, order_for<K> Ord>
+void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp, int levels = tuning::max_levels) {
   using Tune = merge_tune<K, P>;
   const call_context& ctx = *p.ctx;
-  const plan<K, P> pl(ctx, p.n, temp);
+  const plan<K, P> pl(p.n, temp);
   if (p.n <= tuning::direct_max)
     return merge::sort<Tune>(ctx, p.keys_in, p.keys_out, p.vals_in, p.vals_out, p.n, ord, p.stream, pl.merge_temp);
 
-  std::vector<span> spans{{0, p.n}};
+  const level_kernels<K, P, Ord> kn(ctx);
+  root_kernel<<<1, 1, 0, p.stream>>>(pl.lists, p.n);
+  ctx.check_launch("sample root");
   const K* kin = p.keys_in;
   const P* vin = p.vals_in;
-  for (int level = 1; level <= tuning::max_levels && !spans.empty(); ++level) {
+  for (int level = 1; level <= levels; ++level) {
     const bool to_kbuf = level % 2 == 1;
     const level_buffers<K, P> io{kin, vin, to_kbuf ? pl.kbuf : p.keys_out, to_kbuf ? pl.vbuf : p.vals_out};
-    split_level(p, ord, pl, level_segments(spans), io);
-    spans = read_oversized(ctx, pl, p.stream);
+    const std::size_t segs = level == 1 ? 1 : pl.cap_segs;
+    const std::size_t tiles = level == 1 ? tiles_of(p.n) : pl.cap_tiles;
+    split_level(p, ord, pl, kn, level, segs, tiles, io);
     kin = io.kout;
     vin = io.vout;
   }
-  // fallback: still oversized after max_levels
-  for (const span& s : spans) {
-    const P* vsrc = vin ? vin + s.begin : nullptr;
-    P* vdst = p.vals_out ? p.vals_out + s.begin : nullptr;
-    merge::sort<Tune>(ctx, kin + s.begin, p.keys_out + s.begin, vsrc, vdst, s.size, ord, p.stream, pl.merge_temp);
-  }
+  // fallback: the buckets still oversized after the last level, where it
+  // left them, merge-sorted into the output with kbuf as the partner
+  const partition::fallback_buffers<K, P> fb{kin, vin, p.keys_out, p.vals_out, pl.kbuf, pl.vbuf};
+  partition::sort_fallback<Tune>(ctx, pl.fallback, pl.lists.next(levels), fb, p.n, ord, p.stream);
 }
 
 struct family {

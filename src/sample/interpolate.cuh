@@ -36,11 +36,11 @@ __device__ __forceinline__ unsigned long long warp_max(unsigned long long x) {
 // minmax
 template <class K, class Ord>
 __global__ void __launch_bounds__(tuning::threads)
-minmax_kernel(const K* keys, const segment_desc* descs, const unsigned* map, std::size_t tiles, Ord ord,
-              rank_range ranges) {
+minmax_kernel(const K* keys, segment_list list, const unsigned* map, Ord ord, rank_range ranges) {
   __shared__ unsigned long long lo, hi;
+  const std::size_t tiles = list.work_items();
   for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const tile_view v = tile_at(descs, map, tile);
+    const tile_view v = tile_at(list.items, map, tile);
     if (threadIdx.x == 0) {
       lo = ~0ull;
       hi = 0;
@@ -70,10 +70,11 @@ minmax_kernel(const K* keys, const segment_desc* descs, const unsigned* map, std
 // splitters
 template <class Ord>
 __global__ void __launch_bounds__(tuning::sample_threads)
-interpolate_splitters_kernel(std::size_t segs, Ord ord, rank_range ranges, typename Ord::carried* splitters) {
+interpolate_splitters_kernel(segment_list list, Ord ord, rank_range ranges, typename Ord::carried* splitters) {
   using U = typename Ord::carried;
   constexpr int S = tuning::splitters;
   __shared__ U s[S];
+  const std::size_t segs = list.size();
   for (std::size_t seg = blockIdx.x; seg < segs; seg += gridDim.x) {
     const unsigned long long lo = ranges.lo[seg], width = ranges.hi[seg] - lo;
     const unsigned long long q = width / (S + 1), rem = width % (S + 1);  // floor(width (j+1) / 256), no overflow

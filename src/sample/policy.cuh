@@ -2,7 +2,8 @@
 // and the stable scatter into 511 buckets, run by the shared distribution
 // kernels (partition/count.cuh, partition/scatter.cuh) under this policy.
 //   work item  one tile of tuning::tile keys of one segment of the level
-//              (segments.cuh), walked in chunks
+//              (segments.cuh), walked in chunks; the level's tiles are
+//              counted on the device (its segment list's counter)
 //   publish    each (segment, bucket, tile) count to its cell of the level's
 //              table, bucket-major within a segment: one exclusive scan of
 //              the table (cub::DeviceScan) gives every cell its place
@@ -38,9 +39,8 @@ template <class U, class P> struct level_policy {
   static_assert(tuning::tile % (threads * scatter_items) == 0, "whole chunks");
   static constexpr int owned = block::block_rank<threads, scatter_items, bits>::bins_per_thread;
 
-  const segment_desc* descs;
+  segment_list segs;    // the level's segments and (its counter) tiles
   const unsigned* map;  // tile -> segment
-  std::size_t tiles;
   const U* split;       // tuning::splitters sorted splitters per segment
   std::size_t* table;   // counts, then (scanned) offsets
 
@@ -48,8 +48,8 @@ template <class U, class P> struct level_policy {
     std::size_t next[owned];
   };
 
-  __device__ std::size_t items() const { return tiles; }
-  __device__ tile_view item(std::size_t w) const { return tile_at(descs, map, w); }
+  __device__ std::size_t items() const { return segs.work_items(); }
+  __device__ tile_view item(std::size_t w) const { return tile_at(segs.items, map, w); }
   __device__ const U* splitters(unsigned seg) const { return split + std::size_t(seg) * tuning::splitters; }
   __device__ void publish(const tile_view& v, int b, unsigned n) const { table[cell(v.d, b, v.t)] = n; }
   __device__ cursor begin(const tile_view& v) const {

@@ -31,13 +31,13 @@ __host__ __device__ __forceinline__ std::uint64_t splitmix64(std::uint64_t x) {
 // sample
 template <class K, class Ord>
 __global__ void __launch_bounds__(tuning::sample_threads)
-sample_splitters_kernel(const K* keys, const segment_desc* descs, std::size_t segs, Ord ord,
-                        typename Ord::carried* splitters) {
+sample_splitters_kernel(const K* keys, segment_list list, Ord ord, typename Ord::carried* splitters) {
   using U = typename Ord::carried;
   constexpr int TH = tuning::sample_threads, IT = tuning::sample_items;
   __shared__ block::tile_storage<U, no_value, TH * IT> s;
+  const std::size_t segs = list.size();
   for (std::size_t seg = blockIdx.x; seg < segs; seg += gridDim.x) {
-    const segment_desc d = descs[seg];
+    const segment_desc d = list[seg];
     const int m = sample_count(d.size);
     const std::uint64_t salt = d.begin * 0x2545F4914F6CDD1Dull + d.size;
     U k[IT];

@@ -38,18 +38,24 @@ struct tuning {
   static constexpr int count_items = 16;
   static constexpr int max_scatter_items = 16;
   static constexpr int exchange_bytes = 32 * 1024;
-  // refine: levels of distribution before the merge::sort fallback (a
-  // level splits every oversized range bucket about 256 ways, so three
-  // levels reach one merge tile up to ~2^36 keys; interpolated pivots on
-  // skewed 64-bit keys may need more)
+  // refine: levels of distribution before the fallback (a level splits
+  // every oversized range bucket about 256 ways, so three levels reach one
+  // merge tile up to ~2^36 keys; interpolated pivots on skewed 64-bit keys
+  // may need more). Every level is launched: an empty one costs its
+  // launches only.
   static constexpr int max_levels = 6;
-  // oversized buckets copied to the host with the level's counters in the
-  // one read per level; more take a second read
-  static constexpr int preview = 1024;
+  // a level's segment list counts (segments << tile_bits) | tiles
+  // (core/work_queue.cuh's packed lists)
+  static constexpr int tile_bits = 40;
+  // the table scan: a fixed grid, each block a slice of the cells, in
+  // chunks of scan_threads x scan_items (scan.cuh)
+  static constexpr int scan_blocks = 1024;
+  static constexpr int scan_threads = 256;
+  static constexpr int scan_items = 8;
   // pack: one block per segment, one thread per bucket
   static constexpr int pack_threads = 512;
   // Inputs this small go straight to the merge sort: the fixed costs
-  // (launches, the 511-bucket table, the host sync) would dominate.
+  // (the levels' launches, the 511-bucket table) would dominate.
   static constexpr std::size_t direct_max = std::size_t(1) << 14;
 };
 

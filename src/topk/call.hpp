@@ -1,0 +1,49 @@
+// Top-k: what the API (src/core/topk_api.cu) hands the launches of one
+// carrier key (topk/launch.cuh, in the generated topk_<kind>.cu units).
+// Scratch is carved by the API with topk/scratch.hpp.
+#pragma once
+
+#include "segmented/bins.cuh"
+
+#include <gpusort/detail/core/context.hpp>
+#include <gpusort/detail/key_traits.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort::detail::topk {
+
+// One array: the k winners' indices (any order) into `winners`.
+template <class K> struct select_call {
+  const K* keys;
+  std::size_t n, k;
+  key_order<K> ord;  // full range; descending for the k largest
+  void* state;       // select_state
+  unsigned long long* hists;
+  std::uint64_t* lists[2];
+  std::size_t list_capacity;
+  std::uint64_t* winners;
+  cudaStream_t stream;
+  const call_context* ctx;
+};
+
+// Rows or segments: keys_out[s * k + j] and the global index gidx[s * k + j].
+template <class K> struct segments_call {
+  const K* keys;
+  K* keys_out;
+  std::uint64_t* gidx;
+  segmented::offsets off;
+  std::size_t segments, k;
+  key_order<K> ord;
+  bool sorted;
+  cudaStream_t stream;
+  const call_context* ctx;
+};
+
+template <class K> void select(const select_call<K>& c);
+template <class K> void select_segments(const segments_call<K>& c);
+template <class K> void take_first(const segments_call<K>& c, const K* sorted_keys, const std::uint64_t* sorted_idx);
+
+}  // namespace gpusort::detail::topk
