@@ -106,6 +106,7 @@ TYPED_TEST(GpuTopk, OneArray) {
   using K = TypeParam;
   std::vector<dist> dists = {dist::uniform, dist::equal, dist::few_unique, dist::sorted};
   if (!std::is_integral_v<K>) dists.push_back(dist::float_special);
+  dists.push_back(dist::bits20);  // few top digits: candidates past a list, then re-read
   for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(1000), std::size_t(70001), std::size_t(1000003)})
     for (dist d : dists) {
       const auto keys = h::generate<K>(d, n, 11 + n);

@@ -59,6 +59,8 @@ struct select_state {
   int list_at;           // which list holds them (when from_list)
   int from_list;         // the candidates are a list (else: the input, tested by prefix)
   int to_list;           // this level's filter writes its survivors to list list_at ^ 1
+  int count_index;       // this level's filter counts the survivors' index digits too
+  int index_counted;     // the current histograms hold the candidates' index digits
 };
 
 // What the level kernels share.
@@ -118,6 +120,7 @@ template <class K> __global__ void __launch_bounds__(bins) start_kernel(select_a
     s.above = prefix{};
     s.chosen = prefix{};
     s.done = k == 0;
+    s.index_counted = 1;  // arithmetic, above
   }
 }
 
@@ -148,7 +151,7 @@ template <class K> __global__ void __launch_bounds__(bins) choose_kernel(select_
   const int list_at = filtered && s.to_list ? s.list_at ^ 1 : s.list_at;
   const int from_list = filtered ? s.to_list : s.from_list;
   const count_t need = s.need, count = s.count;
-  const int done = s.done;
+  const int done = s.done, index_counted = s.index_counted;
   __syncthreads();  // every thread has read the state before thread 0 writes it
   if (done) {
     if (t == 0) s.filter = 0;
@@ -165,7 +168,8 @@ template <class K> __global__ void __launch_bounds__(bins) choose_kernel(select_
   const bool all_win = c.equal == left;
   const bool unchanged = c.less == 0 && c.equal == count;
   const bool to_list = !all_win && c.equal <= a.list_capacity;
-  if (!all_win && !unchanged) {  // the survivors' histograms start from zero
+  const bool forced = unchanged && level + 1 == a.digits.key_digits && !index_counted;
+  if (!all_win && (!unchanged || forced)) {  // the survivors' histograms start from zero
     count_t* next = hist_set(a.hists, hist_at ^ 1);
     for (int l = level + 1; l < a.digits.digits(); ++l) next[l * bins + t] = 0;
   }
@@ -177,13 +181,21 @@ template <class K> __global__ void __launch_bounds__(bins) choose_kernel(select_
   s.above = s.chosen;
   s.chosen.append(f, c.bucket);
   s.bucket = c.bucket;
-  if (unchanged && !all_win) {  // every candidate has this digit: nothing moves
+  // the index digits are counted by a filter whose survivors fit a list
+  // (cheap) or that is the last before the index levels
+  const bool last_key = level + 1 == a.digits.key_digits;
+  if (unchanged && !all_win && !forced) {  // every candidate has this digit: nothing moves
     s.filter = 0;
     return;
   }
+  // (unchanged at the last key level without the index counts: a filter
+  // that moves nothing and counts them)
   s.filter = 1;
   s.all_win = all_win;
   s.to_list = to_list;
+  const bool index = to_list || last_key || level >= a.digits.key_digits;
+  s.count_index = index;
+  s.index_counted = index;
   s.need = left;
   s.count = c.equal;
   s.done = all_win;
@@ -211,6 +223,21 @@ template <int I, class F> __device__ __forceinline__ void warp_append(count_t* c
   }
 }
 
+// Counts the survivor (r, i)'s digits below `level` into the block's
+// counters: the key's digits always, the index's when `index` (the choose
+// kernel asks for them where the survivors fit a list, or at the last key
+// level: many survivors with consecutive indices would all bump the same
+// few counters). Lanes counting the same digit add once for all of them.
+__device__ __forceinline__ void count_survivor(unsigned* counts, const digit_plan& p, int level, bool index,
+                                               std::uint64_t r, std::uint64_t i) {
+  const int last = index ? p.digits() : p.key_digits;
+  for (int lv = level + 1; lv < last; ++lv) {
+    const unsigned slot = unsigned(lv - level - 1) * bins + digit_of(field_of(p, lv), r, i);
+    const unsigned peers = __match_any_sync(__activemask(), slot);
+    if ((threadIdx.x & 31u) == unsigned(__ffs(peers) - 1)) atomicAdd(&counts[slot], unsigned(__popc(peers)));
+  }
+}
+
 // A resident grid of T::filter_threads: the level's filter (see the header).
 // FIRST: level 0, whose candidates are the whole input in order (no list,
 // no prefix): keys load by 32-bit offsets from the step's start, with no
@@ -222,7 +249,7 @@ __global__ void __launch_bounds__(T::filter_threads) filter_kernel(select_args<K
   __shared__ unsigned counts[max_digits * bins];
   const select_state& s = *a.state;
   if (!s.filter) return;
-  const bool all_win = s.all_win, to_list = s.to_list, count_rest = !s.all_win;
+  const bool all_win = s.all_win, to_list = s.to_list, count_rest = !s.all_win, count_index = s.count_index;
   const bool from_list = s.from_list;
   const unsigned bucket = s.bucket;
   const prefix above = s.above;
@@ -263,9 +290,7 @@ __global__ void __launch_bounds__(T::filter_threads) filter_kernel(select_args<K
         if (d < bucket || (all_win && d == bucket)) win |= 1u << i;
         if (!all_win && d == bucket) {
           stay |= 1u << i;
-          const std::uint64_t idx = at + unsigned(i * 32) + lane;
-          for (int lv = level + 1; lv < digits; ++lv)
-            atomicAdd(&counts[(lv - level - 1) * bins + digit_of(field_of(a.digits, lv), r, idx)], 1u);
+          count_survivor(counts, a.digits, level, count_index, r, at + unsigned(i * 32) + lane);
         }
       }
       auto index = [&](int i) { return std::uint64_t(at + unsigned(i * 32) + lane); };
@@ -290,8 +315,7 @@ __global__ void __launch_bounds__(T::filter_threads) filter_kernel(select_args<K
         if (d < bucket || (all_win && d == bucket)) win |= 1u << i;
         if (!all_win && d == bucket) {
           stay |= 1u << i;
-          for (int lv = level + 1; lv < digits; ++lv)
-            atomicAdd(&counts[(lv - level - 1) * bins + digit_of(field_of(a.digits, lv), r, idx[i])], 1u);
+          count_survivor(counts, a.digits, level, count_index, r, idx[i]);
         }
       }
       warp_append<I>(&a.state->winners, win, [&](int i, std::size_t w) { a.winners[w] = idx[i]; });
