@@ -226,12 +226,15 @@ template <int I, class F> __device__ __forceinline__ void warp_append(count_t* c
 // Counts the survivor (r, i)'s digits below `level` into the block's
 // counters: the key's digits always, the index's when `index` (the choose
 // kernel asks for them where the survivors fit a list, or at the last key
-// level: many survivors with consecutive indices would all bump the same
-// few counters). Lanes counting the same digit add once for all of them.
+// level). The key digits take one atomic each; lanes counting the same
+// index digit (consecutive indices share their top digits) add once for
+// all of them, so that many survivors do not serialise on a few counters.
 __device__ __forceinline__ void count_survivor(unsigned* counts, const digit_plan& p, int level, bool index,
                                                std::uint64_t r, std::uint64_t i) {
-  const int last = index ? p.digits() : p.key_digits;
-  for (int lv = level + 1; lv < last; ++lv) {
+  for (int lv = level + 1; lv < p.key_digits; ++lv)  // random digits: plain atomics rarely collide
+    atomicAdd(&counts[unsigned(lv - level - 1) * bins + digit_of(field_of(p, lv), r, i)], 1u);
+  if (!index) return;
+  for (int lv = level + 1 > p.key_digits ? level + 1 : p.key_digits; lv < p.digits(); ++lv) {
     const unsigned slot = unsigned(lv - level - 1) * bins + digit_of(field_of(p, lv), r, i);
     const unsigned peers = __match_any_sync(__activemask(), slot);
     if ((threadIdx.x & 31u) == unsigned(__ffs(peers) - 1)) atomicAdd(&counts[slot], unsigned(__popc(peers)));
