@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `gpusort sort` and `argsort` on real files, end to end (CI runs it after
+# `gpusort sort`, `argsort` and `topk` on real files, end to end (CI runs it after
 # building the CLI; without a GPU the CPU backend sorts). Good input: raw and
 # .npy files sort, and the output checks as sorted; argsort and --values
 # give the stable permutation. The external sort (--max-memory below what
@@ -235,6 +235,25 @@ else
 fi
 err=$("$bin" sort --quiet --key u32 --max-memory 1M "$dir/big.bin" "$dir/out.bin" 2>&1 >/dev/null)
 if [ -z "$err" ]; then pass "--quiet: no summary"; else fail "--quiet: no summary (got: $err)"; fi
+rm -f "$dir"/out*
+
+# topk: the k largest are the descending sort's first k, bit for bit; k > n
+# is refused with no output left
+"$bin" sort --quiet --descending --key u32 "$dir/keys.bin" "$dir/desc.bin" > /dev/null 2>&1
+if "$bin" topk --quiet --k 100 --key u32 --indices "$dir/outidx.bin" "$dir/keys.bin" "$dir/outtop.bin" > /dev/null 2>&1 &&
+   head -c 400 "$dir/desc.bin" | cmp -s - "$dir/outtop.bin" && [ "$(stat -c %s "$dir/outidx.bin")" -eq 800 ]; then
+  pass "topk: the descending sort's first k, with u64 indices"
+else
+  fail "topk: the descending sort's first k"
+fi
+rm -f "$dir"/out*
+err=$("$bin" topk --k 100004 --key u32 "$dir/keys.bin" "$dir/out.bin" 2>&1 >/dev/null)
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "more than the 100003 keys" <<< "$err" && [ -z "$(leftovers)" ]; then
+  pass "topk: k > n refused"
+else
+  fail "topk: k > n refused (exit $rc, message: $err)"
+fi
 rm -f "$dir"/out*
 
 echo "cli_files_test: $fails failed"
