@@ -16,6 +16,8 @@
 // index; unsorted output lists them in input (index) order.
 // k may be 0 .. n. Indices are int32/uint32 (n <= 2^32) or int64/uint64.
 // No host synchronisation: every call can be captured in a CUDA graph.
+// Builds limited with GPUSORT_KEYS need the u64 units too (the winners'
+// indices are sorted as u64 keys).
 #pragma once
 
 #include <gpusort/detail/key_traits.hpp>

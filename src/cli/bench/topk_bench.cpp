@@ -63,6 +63,21 @@ double time_runs(gpu_session& s, int reps, const std::function<void()>& f) {
   return median_of(ms);
 }
 
+// Our row: topk_k<k>, with int64 indices.
+row topk_row(std::size_t k, const std::string& key, const std::string& dist, std::size_t n, double ms,
+             std::size_t key_bytes, bool ok) {
+  row r;
+  r.algorithm = "topk_k" + std::to_string(k);
+  r.key = key;
+  r.value = "i64";
+  r.dist = dist;
+  r.n = n;
+  r.median_ms = ms;
+  r.bytes_per_item = key_bytes;
+  r.verified = ok;
+  return r;
+}
+
 template <class K> struct host_oracle {
   detail::key_order<K> ord;
   explicit host_oracle(bool largest) : ord(largest, 0, int(sizeof(K)) * 8) {}
@@ -116,15 +131,7 @@ void one_array(reporter& rep, gpu_session& s, harness::dist d, std::size_t n, co
     bool ok = true;
     for (std::size_t j = 0; j < k && ok; ++j)
       ok = got_i[j] == std::int64_t(want[j]) && std::memcmp(&got_k[j], &keys[want[j]], sizeof(K)) == 0;
-    row r;
-    r.algorithm = "topk_k" + std::to_string(k);
-    r.key = key;
-    r.value = "i64";
-    r.dist = dist;
-    r.n = n;
-    r.median_ms = ms;
-    r.bytes_per_item = sizeof(K);
-    r.verified = ok;
+    const row r = topk_row(k, key, dist, n, ms, sizeof(K), ok);
     rep.add(r);
     // the peer: a full CUB sort of (key, index), then the k at the end
     auto cub = make_cub_radix<K, std::uint32_t>();
@@ -193,16 +200,7 @@ void rows_run(reporter& rep, gpu_session& s, std::size_t rows, std::size_t cols,
       const auto want = oracle.winners(keys.data() + r * cols, cols, k);
       for (std::size_t j = 0; j < k && ok; ++j) ok = got_i[r * k + j] == std::int64_t(want[j]);
     }
-    row x;
-    x.algorithm = "topk_k" + std::to_string(k);
-    x.key = key;
-    x.value = "i64";
-    x.dist = dist;
-    x.n = n;
-    x.median_ms = ms;
-    x.bytes_per_item = sizeof(K);
-    x.verified = ok;
-    rep.add(x);
+    rep.add(topk_row(k, key, dist, n, ms, sizeof(K), ok));
   }
 }
 
