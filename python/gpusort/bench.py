@@ -96,6 +96,7 @@ def _host_and_overhead(b, args, ratios, torch, dev):
 
     return overhead
 
+
 def run(args):
     import torch
 

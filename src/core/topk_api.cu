@@ -111,7 +111,7 @@ void topk_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_
   }
   const std::size_t cap = T::list_capacity(n);
   temp_layout t(temp);
-  void* state = t.take<std::uint8_t>(256);
+  auto* state = t.take<topk::select_state>(1);
   auto* hists = t.take<unsigned long long>(2 * std::size_t(topk::max_digits) * topk::bins);
   std::uint64_t* lists[2] = {t.take<std::uint64_t>(cap), t.take<std::uint64_t>(cap)};
   auto* winners = t.take<std::uint64_t>(k);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "segmented/bins.cuh"
+#include "topk/plan.hpp"
 
 #include <gpusort/detail/core/context.hpp>
 #include <gpusort/detail/key_traits.hpp>
@@ -15,12 +16,35 @@
 
 namespace gpusort::detail::topk {
 
+using count_t = unsigned long long;
+
+// The selection's device state (one per call, zeroed by the call's memset).
+struct select_state {
+  count_t need;          // winners still to take from the candidates
+  count_t count;         // candidates now
+  count_t winners;       // winner indices written
+  count_t listed[2];     // entries of the two candidate lists
+  prefix above;          // the chosen digits above this level (the filter's test)
+  prefix chosen;         // ... and this level's
+  unsigned bucket;       // this level's bucket
+  int filter;            // this level runs its filter
+  int all_win;           // every candidate up to the bucket wins (then done)
+  int done;              // nothing left to decide
+  int hist_at;           // which histogram set counts the current candidates
+  int list_at;           // which list holds them (when from_list)
+  int from_list;         // the candidates are a list (else: the input, tested by prefix)
+  int to_list;           // this level's filter writes its survivors to list list_at ^ 1
+  int count_index;       // this level's filter counts the survivors' index digits too
+  int index_counted;     // the current histograms hold the candidates' index digits
+};
+
+
 // One array: the k winners' indices (any order) into `winners`.
 template <class K> struct select_call {
   const K* keys;
   std::size_t n, k;
   key_order<K> ord;  // full range; descending for the k largest
-  void* state;       // select_state
+  select_state* state;
   unsigned long long* hists;
   std::uint64_t* lists[2];
   std::size_t list_capacity;

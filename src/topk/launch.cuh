@@ -28,7 +28,7 @@ template <class K> void select(const select_call<K>& c) {
   a.n = c.n;
   a.order = radix::digit_map<K>::of(c.ord, radix_bits, 0);
   a.digits = make_digits(int(sizeof(U)) * 8, c.n);
-  a.state = static_cast<select_state*>(c.state);
+  a.state = c.state;
   a.hists = c.hists;
   a.lists[0] = c.lists[0];
   a.lists[1] = c.lists[1];

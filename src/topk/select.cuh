@@ -31,6 +31,7 @@
 
 #include "radix/digit.cuh"
 #include "radix/onesweep_histogram.cuh"
+#include "topk/call.hpp"
 #include "topk/plan.hpp"
 #include "topk/tuning.cuh"
 
@@ -40,28 +41,6 @@
 #include <cstdint>
 
 namespace gpusort::detail::topk {
-
-using count_t = unsigned long long;
-
-// The selection's device state (one per call, zeroed by the call's memset).
-struct select_state {
-  count_t need;          // winners still to take from the candidates
-  count_t count;         // candidates now
-  count_t winners;       // winner indices written
-  count_t listed[2];     // entries of the two candidate lists
-  prefix above;          // the chosen digits above this level (the filter's test)
-  prefix chosen;         // ... and this level's
-  unsigned bucket;       // this level's bucket
-  int filter;            // this level runs its filter
-  int all_win;           // every candidate up to the bucket wins (then done)
-  int done;              // nothing left to decide
-  int hist_at;           // which histogram set counts the current candidates
-  int list_at;           // which list holds them (when from_list)
-  int from_list;         // the candidates are a list (else: the input, tested by prefix)
-  int to_list;           // this level's filter writes its survivors to list list_at ^ 1
-  int count_index;       // this level's filter counts the survivors' index digits too
-  int index_counted;     // the current histograms hold the candidates' index digits
-};
 
 // What the level kernels share.
 template <class K> struct select_args {
