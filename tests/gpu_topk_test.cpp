@@ -107,6 +107,7 @@ TYPED_TEST(GpuTopk, OneArray) {
   std::vector<dist> dists = {dist::uniform, dist::equal, dist::few_unique, dist::sorted};
   if (!std::is_integral_v<K>) dists.push_back(dist::float_special);
   dists.push_back(dist::bits20);  // few top digits: candidates past a list, then re-read
+  dists.push_back(dist::unit);    // half the keys in one top bucket (torch.rand): re-read by prefix
   for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(1000), std::size_t(70001), std::size_t(1000003)})
     for (dist d : dists) {
       const auto keys = h::generate<K>(d, n, 11 + n);
@@ -120,6 +121,39 @@ TYPED_TEST(GpuTopk, OneArray) {
             GPUSORT_CASE(check_array<K>(keys, k, largest, sorted, d));
           }
       }
+    }
+}
+
+// Two top buckets of n / 2 keys each (past the candidate list), then a
+// digit every key shares: the level after the first filter moves nothing
+// but its next histogram was never counted (survivors left in the input
+// count only their next digit), so it filters to count.
+TYPED_TEST(GpuTopk, SharedDigitAfterUnlistedLevel) {
+  using K = TypeParam;
+  using B = bits_of<K>;
+  constexpr int w = width_of<K>;
+  if constexpr (w >= 32) {
+    const std::size_t n = 300007;
+    std::vector<K> keys(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t r = (i * 0x9E3779B97F4A7C15ull) >> 20;
+      const B raw = B(B(i & 1) << (w - 1)) | B(B(0xAB) << (w - 16)) | B(r & ((B(1) << (w - 16)) - 1));
+      keys[i] = traits<K>::from_raw(raw);
+    }
+    for (std::size_t k : {std::size_t(1), std::size_t(1024), n / 2 + 5})
+      for (bool largest : {true, false}) GPUSORT_CASE(check_array<K>(keys, k, largest, true, dist::uniform));
+  }
+}
+
+// Small cases for compute-sanitizer (memcheck, racecheck) over the filter
+// kernels: survivors listed (uniform) and left in the input (unit: half the
+// keys in one top bucket), 4- and 8-byte keys.
+class GpuTopkSanitize : public gpu_test {};
+TEST_F(GpuTopkSanitize, OneArray) {
+  for (dist d : {dist::uniform, dist::unit})
+    for (std::size_t k : {std::size_t(32), std::size_t(1024)}) {
+      GPUSORT_CASE(check_array<float>(h::generate<float>(d, 70001, 5), k, true, true, d));
+      GPUSORT_CASE(check_array<std::uint64_t>(h::generate<std::uint64_t>(d, 70001, 6), k, false, true, d));
     }
 }
 

@@ -22,7 +22,7 @@ TEST(HarnessNames, RoundTrip) {
   const char* names[] = {"uniform",    "sorted",         "reverse",       "equal",
                          "few_unique", "zipf",           "entropy2",      "entropy4",
                          "organ_pipe", "median3_killer", "sample_killer", "float_special",
-                         "bits20"};
+                         "bits20",     "unit"};
   ASSERT_EQ(h::all_dists().size(), std::size(names));
   for (std::size_t i = 0; i < std::size(names); ++i) {
     EXPECT_EQ(h::to_string(h::all_dists()[i]), names[i]);
@@ -162,6 +162,22 @@ TYPED_TEST(HarnessGenerate, ShapesOfTheDistributions) {
     } else {  // no room for 20 bits: uniform over the key
       EXPECT_GT(distinct(v), std::min<std::size_t>(n, (std::size_t(1) << w)) / 2);
     }
+  }
+  {  // unit: floats in [0, 1) (about half of them in [0.5, 1)); integers with the top bit clear
+    const auto v = h::generate<K>(dist::unit, n, 3);
+    std::size_t upper = 0;
+    for (K k : v) {
+      if constexpr (traits<K>::is_float) {
+        const double x = double(float(k));
+        ASSERT_TRUE(x >= 0 && x < 1) << hex(k);
+        upper += x >= 0.5;
+      } else {
+        const auto raw = traits<K>::raw(k);
+        ASSERT_EQ(raw >> (w - 1), 0u) << hex(k);
+        upper += (raw >> (w - 2)) & 1u;
+      }
+    }
+    EXPECT_NEAR(double(upper) / double(n), 0.5, 0.02);
   }
 }
 

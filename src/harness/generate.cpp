@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 #include <unordered_set>
 
 namespace gpusort::harness {
@@ -47,6 +48,7 @@ constexpr dist_name dist_names[] = {
     {dist::sample_killer, "sample_killer"},
     {dist::float_special, "float_special"},
     {dist::bits20, "bits20"},
+    {dist::unit, "unit"},
 };
 }  // namespace
 
@@ -355,6 +357,23 @@ template <class K> void fill_bits20(K* out, std::size_t n, const stream& s) {
     parallel_fill(n, [&](std::size_t i) { out[i] = K(s(i) >> 44); });
 }
 
+// torch.rand's values: j * 2^-p for a random j in [0, 2^p), p = mantissa
+// bits + 1, so every value is exact and below 1; the top digit of the
+// order holds half the keys ([0.5, 1)). Integers: the top bit clear.
+template <class K> void fill_unit(K* out, std::size_t n, const stream& s) {
+  using traits = detail::key_traits<K>;
+  if constexpr (traits::is_float) {
+    constexpr int p = float_format<K>::man_bits + 1;
+    parallel_fill(n, [&](std::size_t i) {
+      const double x = std::ldexp(double(s(i) >> (64 - p)), -p);
+      if constexpr (std::is_same_v<K, double>) out[i] = x;
+      else out[i] = K(float(x));
+    });
+  } else {
+    parallel_fill(n, [&](std::size_t i) { out[i] = K(s(i) >> (65 - traits::width)); });
+  }
+}
+
 }  // namespace
 
 template <class K> void generate(dist d, K* out, std::size_t n, std::uint64_t seed) {
@@ -391,6 +410,7 @@ template <class K> void generate(dist d, K* out, std::size_t n, std::uint64_t se
       else parallel_fill(n, [&](std::size_t i) { out[i] = cs::random(s(i)); });
       break;
     case dist::bits20: fill_bits20(out, n, s); break;
+    case dist::unit: fill_unit(out, n, s); break;
     default: throw error(errc::invalid_argument, "harness::generate: unknown distribution");
   }
 }

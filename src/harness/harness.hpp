@@ -30,6 +30,8 @@ enum class dist {
   sample_killer,   // runs of equal keys aligned to sample positions
   float_special,   // +-0.0, +-inf, NaNs of both signs, denormals, mixed with random
   bits20,          // uniform in [0, 2^20): small integers in wide keys (narrower keys: uniform)
+  unit,            // floats uniform in [0, 1) as torch.rand (multiples of 2^-(mantissa + 1));
+                   // integers uniform in [0, 2^(width - 1)): the exponent-clustered top digit
 };
 std::string_view to_string(dist d);
 bool parse_dist(std::string_view name, dist& out);

@@ -29,13 +29,14 @@ struct select_state {
   unsigned bucket;       // this level's bucket
   int filter;            // this level runs its filter
   int all_win;           // every candidate up to the bucket wins (then done)
+  int appends;           // this level's filter may append (winners or listed survivors)
   int done;              // nothing left to decide
   int hist_at;           // which histogram set counts the current candidates
   int list_at;           // which list holds them (when from_list)
   int from_list;         // the candidates are a list (else: the input, tested by prefix)
   int to_list;           // this level's filter writes its survivors to list list_at ^ 1
-  int count_index;       // this level's filter counts the survivors' index digits too
-  int index_counted;     // the current histograms hold the candidates' index digits
+  int depth;             // this level's filter counts the survivors' next `depth` digits
+  int have;              // the current histograms cover the candidates' levels below this
 };
 
 

@@ -48,16 +48,17 @@ template <class K> void select(const select_call<K>& c) {
   }
   start_kernel<K><<<1, bins, 0, st>>>(a, c.k);
   ctx.check_launch("topk start");
-  auto first = filter_kernel<T, K, true>;
-  auto filter = filter_kernel<T, K, false>;
-  const unsigned filter_grid =
-      grid_for(c.n, std::size_t(T::filter_threads) * T::filter_items, std::size_t(resident_grid(ctx, filter, T::filter_threads)));
+  auto input = filter_kernel<T, K, false>;
+  auto list = filter_kernel<T, K, true>;
+  const unsigned input_grid =
+      grid_for(c.n, std::size_t(T::filter_threads) * T::filter_items, std::size_t(resident_grid(ctx, input, T::filter_threads)));
+  const unsigned list_grid = grid_for(c.list_capacity, std::size_t(T::filter_threads) * T::list_items,
+                                      std::size_t(resident_grid(ctx, list, T::filter_threads)));
   for (int level = 0; level < a.digits.digits(); ++level) {
     choose_kernel<K><<<1, bins, 0, st>>>(a, level);
     ctx.check_launch("topk choose");
-    // level 0's candidates are the input itself, unless it was skipped
-    // (then a later level may read the input with the prefix test)
-    (level == 0 ? first : filter)<<<filter_grid, T::filter_threads, 0, st>>>(a, level);
+    input<<<input_grid, T::filter_threads, 0, st>>>(a, level);
+    if (level > 0) list<<<list_grid, T::filter_threads, 0, st>>>(a, level);
     ctx.check_launch("topk filter");
   }
 }

@@ -2,7 +2,8 @@
 //   hist     the first read: onesweep's digit counting (every key digit in
 //            one read), its block shape
 //   filter   the filter passes: a resident grid of `filter_threads`, each
-//            thread `filter_items` keys in flight per step
+//            thread `filter_items` keys of the input (`list_items` of a
+//            list) per step, and the next step's in flight
 //   list     the candidate lists hold indices (u64); past list_capacity(n)
 //            candidates a level keeps them implicit (the next pass reads the
 //            input again and tests the prefix), so scratch stays ~n / 16
@@ -28,7 +29,9 @@ template <class U> struct tuning {
   static constexpr int hist_blocks_per_sm = hist::hist_blocks_per_sm;
 
   static constexpr int filter_threads = 256;
-  static constexpr int filter_items = 8;
+  static constexpr int filter_items = 8;  // reading the input
+  static constexpr int list_items = 4;    // reading a list (and the keys through it)
+  static constexpr int filter_min_blocks = sizeof(U) <= 4 ? 4 : 3;  // resident blocks an SM (registers capped)
   static constexpr int choose_threads = bins;
 
   static std::size_t list_capacity(std::size_t n) {

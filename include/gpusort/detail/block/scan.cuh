@@ -19,6 +19,17 @@ template <class V> __device__ __forceinline__ V warp_inclusive_sum(V x) {
   return x;
 }
 
+// The sum of x over the warp (every lane gets it).
+__device__ __forceinline__ unsigned warp_sum(unsigned x) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(~0u, x);
+#else
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) x += __shfl_xor_sync(~0u, x, o);
+  return x;
+#endif
+}
+
 // Exclusive sum of one value per thread over the block, and the block's
 // total. `warp_sums` holds THREADS / 32 values; the caller syncs before it is
 // reused.
