@@ -3,7 +3,7 @@
 # over binaries built here and carried: .carry/gpusort.xz (the CLI) and
 # .carry/prefix.tar.xz (cmake --install of the library, for the Python
 # package: pip-installed there against it, GPUSORT_PYTHON_ONLY). Runs
-# scripts/device_bench.sh msd, gpusort bench-topk (f32 k = 1024 and 2^20,
+# scripts/device_bench.sh msd, gpusort bench-topk (f32 k = 1024 and 2^20, uniform and unit,
 # u32 all-equal and sorted, rows of 4096), python -m gpusort.bench
 # --topk-only and pytest -k topk, then joins the CSVs into $OUT/session.csv
 # (bench/merge_csv.py): the committed bench/results/nvidia-h100-80gb-hbm3.csv.
@@ -19,7 +19,7 @@ if [ -e .carry/prefix.tar.xz ]; then
 fi
 
 OUT=$out BENCH_TIMEOUT=150 bash scripts/device_bench.sh msd > $out/msd.log 2>&1; echo "msd rc=$?"; cat $out/msd.log | tail -6
-timeout 100 $G bench-topk --key f32 --n 2^28 --k 1024,1048576 --csv $out/t_f32.csv > $out/topk.log 2>&1; echo "topk f32 rc=$?"
+timeout 120 $G bench-topk --key f32 --n 2^28 --k 1024,1048576 --dist uniform,unit --csv $out/t_f32.csv > $out/topk.log 2>&1; echo "topk f32 rc=$?"
 timeout 100 $G bench-topk --key u32 --n 2^28 --k 1024 --dist equal,sorted --csv $out/t_u32.csv >> $out/topk.log 2>&1; echo "topk u32 rc=$?"
 timeout 60 $G bench-topk --key f32 --rows 65536 --cols 4096 --k 32 --csv $out/t_rows.csv >> $out/topk.log 2>&1; echo "topk rows rc=$?"
 wait; tail -1 $out/pip.log 2>/dev/null

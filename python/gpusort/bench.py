@@ -191,7 +191,8 @@ def run(args):
     torch.cuda.empty_cache()
 
     # ---- top-k against torch.topk -------------------------------------------------------------
-    for shape, k, dist in (((big,), 1024, "uniform"), ((big,), 1 << 20, "uniform"),
+    # torch.rand keys: distribution "unit" (floats in [0, 1), as gpusort's harness names them)
+    for shape, k, dist in (((big,), 1024, "unit"), ((big,), 1 << 20, "unit"),
                            ((big // 4096, 4096), 32, "rows4096")):
         x = torch.rand(*shape, device="cuda")
         vals, idx = gpusort.topk(x, k)
