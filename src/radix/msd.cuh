@@ -161,9 +161,7 @@ struct family {
     const unsigned sms = sm_count(ctx);
     auto local = local_kernel<T, K, P>;
     constexpr std::size_t local_shared = T::local::shared_bytes;
-    // (always set: with the kernel's static shared memory, 48 KB of tile is over the default)
-    ctx.check(cudaFuncSetAttribute(local, cudaFuncAttributeMaxDynamicSharedMemorySize, int(local_shared)),
-              "cudaFuncSetAttribute(radix msd local sort)");
+    allow_shared_memory(ctx, local, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
 
     if (p.n <= T::local_keys) {  // one local sort
       seed_kernel<T::bins><<<1, 1, 0, p.stream>>>(b.runs, b.counters, run{0, p.n, b.levels, radix_onesweep::buf_in});

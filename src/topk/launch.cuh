@@ -90,9 +90,7 @@ template <class K> void select_segments(const segments_call<K>& c) {
   const call_context& ctx = *c.ctx;
   auto kernel = block_select_kernel<T, K>;
   constexpr std::size_t shared = block_select_config<T, K>::shared_bytes;
-  // (always set: with the kernel's static shared memory, 48 KB of u64 tile is over the default)
-  ctx.check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)),
-            "cudaFuncSetAttribute(topk block select)");
+  allow_shared_memory(ctx, kernel, shared, "cudaFuncSetAttribute(topk block select)");
   block_args<K> a{};
   a.keys = reinterpret_cast<const U*>(c.keys);
   a.keys_out = reinterpret_cast<U*>(c.keys_out);

@@ -9,10 +9,13 @@
 
 namespace gpusort::detail {
 
-// Lets `kernel` use `bytes` of dynamic shared memory (above 48 KB needs it).
+// Lets `kernel` use `bytes` of dynamic shared memory: a block's static and
+// dynamic shared memory together above 48 KB needs the opt-in.
 template <class Kernel>
 void allow_shared_memory(const call_context& ctx, Kernel kernel, std::size_t bytes, const char* name) {
-  if (bytes <= 48 * 1024) return;
+  cudaFuncAttributes attr{};
+  ctx.check(cudaFuncGetAttributes(&attr, kernel), name);
+  if (attr.sharedSizeBytes + bytes <= 48 * 1024) return;
   ctx.check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), name);
 }
 
