@@ -32,7 +32,6 @@ template <class U> struct tuning {
   static constexpr int filter_items = 8;  // reading the input
   static constexpr int list_items = 4;    // reading a list (and the keys through it)
   static constexpr int filter_min_blocks = sizeof(U) <= 4 ? 4 : 3;  // resident blocks an SM (registers capped)
-  static constexpr int choose_threads = bins;
 
   static std::size_t list_capacity(std::size_t n) {
     const std::size_t c = n / 16 + 4096;
