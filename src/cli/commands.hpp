@@ -13,6 +13,9 @@ int cmd_argsort(int argc, char** argv);
 int cmd_topk(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 int cmd_bench_topk(int argc, char** argv);
+// Built with NCCL only (GPUSORT_HAS_MULTI); otherwise it says so.
+int cmd_bench_multi(int argc, char** argv);
+int cmd_multi_run(int argc, char** argv);
 int cmd_plot(int argc, char** argv);
 
 }  // namespace gpusort::cli

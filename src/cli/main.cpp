@@ -26,6 +26,8 @@ const char* usage =
     "  topk    write the k largest (or smallest) keys of a key file\n"
     "  bench   benchmark gpusort's algorithms against CUB, Thrust and the CPU\n"
     "  bench-topk  benchmark top-k against a full CUB sort and a slice\n"
+    "  bench-multi benchmark the multi-GPU sort (NCCL) against one GPU\n"
+    "  multi-run   run and check the multi-GPU sort: threads, processes or a launcher\n"
     "  plot    plot a benchmark CSV (needs python3 with matplotlib)\n"
     "\n"
     "'gpusort <command> --help' describes a command. Raw files hold keys in\n"
@@ -53,7 +55,14 @@ int dispatch(int argc, char** argv) {
   if (cmd == "sort") return cmd_sort(argc, argv);
   if (cmd == "argsort") return cmd_argsort(argc, argv);
   if (cmd == "topk") return cmd_topk(argc, argv);
-  if (cmd == "bench") return cmd_bench(argc, argv);
+  if (cmd == "bench") {
+    for (int i = 2; i < argc; ++i)  // `bench --gpus N` is the multi-GPU bench
+      if (std::string_view(argv[i]) == "--gpus" || std::string_view(argv[i]).starts_with("--gpus="))
+        return cmd_bench_multi(argc, argv);
+    return cmd_bench(argc, argv);
+  }
+  if (cmd == "bench-multi") return cmd_bench_multi(argc, argv);
+  if (cmd == "multi-run") return cmd_multi_run(argc, argv);
   if (cmd == "bench-topk") return cmd_bench_topk(argc, argv);
   if (cmd == "plot") return cmd_plot(argc, argv);
   throw usage_error("unknown command '" + std::string(cmd) + "' (see 'gpusort --help')");

@@ -29,4 +29,13 @@ void merge_window(const call_context& ctx, const C* kin, C* kout, const void* vi
                   std::size_t val_size, std::size_t n, std::size_t width, std::size_t first, std::size_t last,
                   std::size_t* splits, const key_order<C>& ord, cudaStream_t stream);
 
+// Merges two sorted runs of any lengths, keys[0, a) and keys[a, n), in the
+// order `ord` (full range), from kin/vin into kout/vout; ties take run A's
+// items first. splits needs merge_runs_splits(n, val_size) entries.
+// Asynchronous on `stream`. (The multi-GPU sort merges its receipts so.)
+template <class C> std::size_t merge_runs_splits(std::size_t n, std::size_t val_size);
+template <class C>
+void merge_runs(const call_context& ctx, const C* kin, C* kout, const void* vin, void* vout, std::size_t val_size,
+                std::size_t n, std::size_t a, std::size_t* splits, const key_order<C>& ord, cudaStream_t stream);
+
 }  // namespace gpusort::detail::host

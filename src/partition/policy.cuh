@@ -30,6 +30,10 @@
 //   item(w) -> {seg, first, valid} and policy data: keys [first, first +
 //            valid) of the source, all in segment seg
 //   splitters(seg)               the segment's sorted splitters (carried)
+//   bucket(ord, key, index)      optional (the policy's `classifies`): the
+//            key's bucket by the policy's own rule, given its index in the
+//            source (the multi-GPU sort's tags); the search tree is then
+//            neither loaded nor read
 //   publish(item, b, count)      count kernel: bucket b's count of the item
 //   cursor begin(item)           scatter: a thread's state for its buckets
 //   base(cursor&, item, b, u, count) -> where bucket b's next `count` keys
@@ -38,19 +42,32 @@
 
 #include <gpusort/detail/block/search_tree.cuh>
 
+#include <cstddef>
+
 namespace gpusort::detail::partition {
 
 // Loads segment `seg`'s splitters as the block's search tree unless already
 // there. Block-uniform; the caller syncs before the first descent, and had
 // synced since the last one.
+template <class Policy> inline constexpr bool classifies = requires { Policy::classifies; };
+
 template <class Tree, class Ord, class Policy>
 __device__ __forceinline__ void use_segment(Tree& tree, const Ord& ord, const Policy& pol, unsigned seg,
                                             unsigned& loaded) {
+  if constexpr (classifies<Policy>) return;
   if (seg == loaded) return;
   tree.load(ord, pol.splitters(seg));
   loaded = seg;
 }
 
 template <class Policy> inline constexpr unsigned pad_bucket = (1u << Policy::bits) - 1;
+
+// The bucket of carried key k, at `index` of the source.
+template <class Tree, class Ord, class Policy, class U>
+__device__ __forceinline__ unsigned classify(const Tree& tree, const Ord& ord, const Policy& pol, U k,
+                                             std::size_t index) {
+  if constexpr (classifies<Policy>) return pol.bucket(ord, k, index);
+  else return tree.bucket(ord, k);
+}
 
 }  // namespace gpusort::detail::partition

@@ -39,6 +39,7 @@ template <class K, class Less> struct custom_order {
 // Bounds of the merge pair that output position `pos` belongs to.
 struct pair_bounds {
   std::size_t a0, a1, b1;  // A = [a0, a1), B = [a1, b1)
+  pair_bounds() = default;
   __host__ __device__ pair_bounds(std::size_t pos, std::size_t width, std::size_t n) {
     a0 = pos / (2 * width) * (2 * width);
     a1 = a0 + width < n ? a0 + width : n;
@@ -97,6 +98,35 @@ struct window_tiles {
   }
 };
 
+// Two sorted runs of any lengths, A = [0, a) and B = [a, n), merged into
+// one array of n items (the multi-GPU sort's receipts): one pair whatever
+// the width.
+struct run_pair_tiles {
+  std::size_t n;
+  std::size_t tile;
+  std::size_t a;
+  __host__ __device__ __forceinline__ std::size_t boundaries(std::size_t) const { return (n + tile - 1) / tile + 1; }
+  __host__ __device__ __forceinline__ std::size_t tiles(std::size_t) const { return (n + tile - 1) / tile; }
+  __device__ __forceinline__ tile_span at(std::size_t t, std::size_t) const {
+    return {0, n, t * tile < n ? t * tile : n, true};
+  }
+  __device__ __forceinline__ pair_bounds pair() const {
+    pair_bounds b;
+    b.a0 = 0;
+    b.a1 = a;
+    b.b1 = n;
+    return b;
+  }
+};
+
+// The pair of output position `pos` of a tile span: the geometry's own pair
+// when it has one (run_pair_tiles), else pairs of `width`-item runs.
+template <class Tiles>
+__device__ __forceinline__ pair_bounds pair_of(const Tiles& tiles, std::size_t pos, std::size_t width, std::size_t n) {
+  if constexpr (requires { tiles.pair(); }) return tiles.pair();
+  else return pair_bounds(pos, width, n);
+}
+
 // splits[j] = number of A items among the outputs of its pair before
 // boundary j (the first position of tile j). One thread per boundary: a
 // binary search in global memory (a warp-wide 32-ary search was tried: 6
@@ -109,7 +139,7 @@ __global__ void partition_kernel(const K* keys, std::size_t width, Tiles tiles, 
        j += std::size_t(gridDim.x) * blockDim.x) {
     const tile_span t = tiles.at(j, width);
     if (!t.active) continue;
-    pair_bounds pb(t.pos, width, t.n);
+    const pair_bounds pb = pair_of(tiles, t.pos, width, t.n);
     global_run<Ord, K> a{keys + t.base + pb.a0, ord}, b{keys + t.base + pb.a1, ord};
     splits[j] = block::merge_path(a, pb.a1 - pb.a0, b, pb.b1 - pb.a1, t.pos - pb.a0, ord);
   }
@@ -132,7 +162,7 @@ merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t width, Ti
     if (!t.active) continue;  // block-uniform
     const std::size_t pos0 = t.pos;
     const std::size_t pos1 = pos0 + TILE < t.n ? pos0 + TILE : t.n;
-    pair_bounds pb(pos0, width, t.n);
+    const pair_bounds pb = pair_of(tiles, pos0, width, t.n);
     std::size_t na = pb.a1 - pb.a0;
     // A items before each end of this output tile
     std::size_t da0 = splits[tile];

@@ -1,0 +1,118 @@
+// gpusort multi-GPU: one sort across the ranks of an NCCL communicator, a
+// distributed sample sort (partition, one all-to-all exchange, local sort
+// and merge). Include it beside gpusort.hpp; link gpusort::multi (built
+// when CMake finds NCCL).
+//
+// Every rank calls the same function on its own device buffers, with the
+// communicator and its own stream:
+//   size_t bytes = 0;
+//   gpusort::multi::sort_keys(nullptr, bytes, in, out, n, capacity, comm, opt);  // 1. query scratch
+//   auto res = gpusort::multi::sort_keys(temp, bytes, in, out, n, capacity, comm, opt);
+//   // rank r now holds out[0, res.count): the r-th contiguous range of the
+//   // sorted keys of every rank; res.counts lists every rank's count
+// or, allocating the scratch: gpusort::multi::sort_keys(in, out, n, capacity, comm, opt).
+// Any launcher works: one process driving several GPUs (ncclCommInitAll and
+// a thread per GPU, or the convenience call gpusort::multi::sort below), or
+// one process per GPU (MPI, torchrun, Slurm: ncclCommInitRank with a shared
+// ncclUniqueId), on one node or several.
+//
+// Order and stability: as gpusort::sort_keys (CUB's order, both
+// directions), stable across ranks: equal keys keep the order of (rank,
+// position) in the input. Partial bit ranges are not offered here.
+// Balance: every rank receives n / p keys within about 5% (tagged splitters
+// break ties by (key, rank, position), so skewed keys balance too), and at
+// most `capacity`: size it with output_capacity(). If any rank would
+// receive more than its capacity, every rank throws the same
+// gpusort::error before anything is exchanged.
+// The call synchronises its stream once, to read the exchange's sizes (NCCL
+// takes them on the host), so it cannot be captured in a CUDA graph. An
+// error on one rank leaves the others waiting in NCCL, as any collective
+// does: abort the communicator (ncclCommAbort).
+#pragma once
+
+#include <gpusort/gpusort.hpp>
+
+#include <nccl.h>
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace gpusort::multi {
+
+struct options : gpusort::options {
+  // Fill result's phase times (one more synchronisation of the stream).
+  bool timed = false;
+};
+
+struct result {
+  std::size_t count = 0;            // keys this rank holds: out[0, count)
+  std::vector<std::size_t> counts;  // every rank's count, by rank
+  // With options::timed, in milliseconds of this rank's streams: the
+  // partition (sample, splitters, scatter, counts), the exchange, the local
+  // sorts (the own bucket's overlaps the exchange) and the merges.
+  float partition_ms = 0, exchange_ms = 0, sort_ms = 0, merge_ms = 0;
+};
+
+// An output capacity no rank exceeds when n_total keys are sorted over
+// `ranks` ranks: n / p with 6.25% to spare (the balance is within 5%), and
+// never below the smaller of n_total and 65536.
+std::size_t output_capacity(std::size_t n_total, int ranks);
+
+namespace detail {
+template <class K>
+result sort_device(ncclComm_t comm, void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out,
+                   const void* vals_in, void* vals_out, std::size_t val_size, std::size_t n, std::size_t capacity,
+                   const options& opt, const char* op);
+template <class K>
+result sort_device_alloc(ncclComm_t comm, const K* keys_in, K* keys_out, const void* vals_in, void* vals_out,
+                         std::size_t val_size, std::size_t n, std::size_t capacity, const options& opt,
+                         const char* op);
+template <class K> void sort_host(K* data, std::size_t n, int gpus, const options& opt);
+}  // namespace detail
+
+// ---- keys ------------------------------------------------------------------
+// Two-phase form: with temp == nullptr, sets temp_bytes and returns {}.
+template <class K>
+result sort_keys(void* temp, std::size_t& temp_bytes, const K* in, K* out, std::size_t n, std::size_t capacity,
+                 ncclComm_t comm, const options& opt = {}) {
+  gpusort::detail::check_key<K>();
+  return detail::sort_device<K>(comm, temp, &temp_bytes, in, out, nullptr, nullptr, 0, n, capacity, opt,
+                                "multi::sort_keys");
+}
+template <class K>
+result sort_keys(const K* in, K* out, std::size_t n, std::size_t capacity, ncclComm_t comm, const options& opt = {}) {
+  gpusort::detail::check_key<K>();
+  return detail::sort_device_alloc<K>(comm, in, out, nullptr, nullptr, 0, n, capacity, opt, "multi::sort_keys");
+}
+
+// ---- pairs -----------------------------------------------------------------
+template <class K, class V>
+result sort_pairs(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, const V* vals_in, V* vals_out,
+                  std::size_t n, std::size_t capacity, ncclComm_t comm, const options& opt = {}) {
+  gpusort::detail::check_key<K>();
+  gpusort::detail::check_value<V>();
+  return detail::sort_device<K>(comm, temp, &temp_bytes, keys_in, keys_out, vals_in, vals_out, sizeof(V), n,
+                                capacity, opt, "multi::sort_pairs");
+}
+template <class K, class V>
+result sort_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, std::size_t n, std::size_t capacity,
+                  ncclComm_t comm, const options& opt = {}) {
+  gpusort::detail::check_key<K>();
+  gpusort::detail::check_value<V>();
+  return detail::sort_device_alloc<K>(comm, keys_in, keys_out, vals_in, vals_out, sizeof(V), n, capacity, opt,
+                                      "multi::sort_pairs");
+}
+
+// ---- the convenience call --------------------------------------------------
+// Sorts one array in host memory across `gpus` GPUs of this process (0:
+// every visible GPU): shard q (the q-th of equal parts) is copied to GPU q
+// (pageable memory staged through pinned slots, as gpusort::sort does),
+// the GPUs sort together over NCCL (ncclCommInitAll, one thread a GPU),
+// and each copies its range back. opt.stream is not used (each GPU has its own).
+template <class K> void sort(std::span<K> data, int gpus = 0, const options& opt = {}) {
+  gpusort::detail::check_key<K>();
+  detail::sort_host<K>(data.data(), data.size(), gpus, opt);
+}
+
+}  // namespace gpusort::multi

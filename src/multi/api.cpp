@@ -1,0 +1,264 @@
+// include/gpusort/multi.hpp's calls: check the arguments, map the key to
+// its carrier, and hand one rank's call to the generated multi_<kind>.cu
+// units (shard_sort.cuh) over NCCL's transport; the convenience call runs a
+// thread per GPU of this process over ncclCommInitAll's communicators.
+#include "core/validate.hpp"
+#include "host/staging.hpp"
+#include "multi/entry.hpp"
+#include "multi/nccl_transport.hpp"
+#include "multi/plan.hpp"
+#include "multi/shard_sort.hpp"
+
+#include <gpusort/detail/core/context.hpp>
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace gpusort {
+
+namespace multi {
+std::size_t output_capacity(std::size_t n_total, int ranks) {
+  const std::size_t p = std::size_t(ranks > 0 ? ranks : 1);
+  const std::size_t share = (n_total + p - 1) / p, floor = n_total < 65536 ? n_total : 65536;
+  const std::size_t cap = share + share / 16 + 1;
+  return cap > floor ? cap : floor;
+}
+}  // namespace multi
+
+namespace detail::multi {
+namespace {
+
+template <class K> constexpr bool multi_built() {
+#define GPUSORT_MULTI_BUILT(KT) \
+  if (std::is_same_v<carrier_t<K>, KT>) return true;
+#include "gpusort_multi_built.inc"
+#undef GPUSORT_MULTI_BUILT
+  return false;
+}
+
+gpusort::multi::result to_result(const shard_result& s) {
+  gpusort::multi::result r;
+  r.count = s.count;
+  r.counts = s.counts;
+  r.partition_ms = s.partition_ms;
+  r.exchange_ms = s.exchange_ms;
+  r.sort_ms = s.sort_ms;
+  r.merge_ms = s.merge_ms;
+  return r;
+}
+
+}  // namespace
+
+template <class K>
+gpusort::multi::result sort_with(transport& tx, void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out,
+                                 const void* vals_in, void* vals_out, std::size_t val_size, std::size_t n,
+                                 std::size_t capacity, const gpusort::multi::options& opt, const char* op) {
+  using C = carrier_t<K>;
+  const call_context ctx = make_context(op, key_info<K>::name, "nccl_sample", n, temp_bytes ? *temp_bytes : 0);
+  if (!temp_bytes) ctx.fail(errc::invalid_argument, "temp_bytes is null");
+  if (n > 0 && !keys_in) ctx.fail(errc::invalid_argument, "null input keys with n > 0");
+  if (capacity > 0 && !keys_out) ctx.fail(errc::invalid_argument, "null output keys with capacity > 0");
+  if (val_size > 0 && ((n > 0 && !vals_in) || (capacity > 0 && !vals_out)))
+    ctx.fail(errc::invalid_argument, "null value pointer");
+  if (val_size != 0 && val_size != 1 && val_size != 2 && val_size != 4 && val_size != 8 && val_size != 16)
+    ctx.fail(errc::unsupported, "values of " + std::to_string(val_size) + " bytes (the multi-GPU sort moves 1, 2, 4, 8 or 16)");
+  const key_order<K> ord = checked_order<K>(opt, ctx);
+  if (!ord.full_range())
+    ctx.fail(errc::unsupported, "a partial bit range (the multi-GPU sort orders by every bit of the key)");
+  if (tx.size() > max_ranks)
+    ctx.fail(errc::unsupported, std::to_string(tx.size()) + " ranks (at most " + std::to_string(max_ranks) + ")");
+  int device = -1;
+  ctx.check(cudaGetDevice(&device), "cudaGetDevice");
+  if (device != tx.device())
+    ctx.fail(errc::invalid_argument, "the current device is " + std::to_string(device) + ", the communicator's rank " +
+                                         std::to_string(tx.rank()) + " runs on device " + std::to_string(tx.device()));
+  if constexpr (!multi_built<K>()) {
+    ctx.fail(errc::unsupported, "not in this build (see the CMake option GPUSORT_KEYS)");
+  } else {
+    gpusort::options local = opt;
+    local_sort_fn sort_local = [&](void* t, std::size_t* b, const void* kin, void* kout, const void* vin, void* vout,
+                                   std::size_t m) {
+      sort_device<K>(t, b, static_cast<const K*>(kin), static_cast<K*>(kout), vin, vout, val_size, m, local, op);
+    };
+    shard_result out;
+    const shard_call<C> c{&tx,
+                          temp,
+                          temp_bytes,
+                          reinterpret_cast<const C*>(keys_in),
+                          reinterpret_cast<C*>(keys_out),
+                          vals_in,
+                          vals_out,
+                          val_size,
+                          n,
+                          capacity,
+                          carried_order(ord),
+                          opt.stream,
+                          &ctx,
+                          &sort_local,
+                          opt.timed,
+                          &out};
+    sort_shard<C>(c);
+    return to_result(out);
+  }
+}
+
+}  // namespace detail::multi
+
+namespace multi::detail {
+
+template <class K>
+result sort_device(ncclComm_t comm, void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out,
+                   const void* vals_in, void* vals_out, std::size_t val_size, std::size_t n, std::size_t capacity,
+                   const options& opt, const char* op) {
+  const gpusort::detail::call_context ctx =
+      gpusort::detail::make_context(op, gpusort::detail::key_info<K>::name, "nccl_sample", n);
+  gpusort::detail::multi::nccl_transport tx(comm, ctx);
+  return gpusort::detail::multi::sort_with<K>(tx, temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, val_size,
+                                              n, capacity, opt, op);
+}
+
+template <class K>
+result sort_device_alloc(ncclComm_t comm, const K* keys_in, K* keys_out, const void* vals_in, void* vals_out,
+                         std::size_t val_size, std::size_t n, std::size_t capacity, const options& opt,
+                         const char* op) {
+  result r;
+  gpusort::detail::allocating_call(
+      gpusort::detail::make_context(op, gpusort::detail::key_info<K>::name, "nccl_sample", n), opt.stream,
+      [&](void* temp, std::size_t& bytes) {
+        r = sort_device<K>(comm, temp, &bytes, keys_in, keys_out, vals_in, vals_out, val_size, n, capacity, opt, op);
+      });
+  return r;
+}
+
+// Communicators of the convenience call, kept between calls (ncclCommInitAll
+// costs far more than a sort of millions of keys); a call takes a set out of
+// the cache and returns it when done, so concurrent calls never share one.
+struct comm_cache {
+  std::mutex m;
+  std::vector<std::vector<ncclComm_t>> idle;
+};
+comm_cache& comms_cache() {
+  static comm_cache* c = new comm_cache;  // never destroyed: NCCL may be gone at exit
+  return *c;
+}
+std::vector<ncclComm_t> take_comms(const gpusort::detail::call_context& ctx, int g) {
+  {
+    std::lock_guard<std::mutex> lock(comms_cache().m);
+    auto& idle = comms_cache().idle;
+    for (auto it = idle.begin(); it != idle.end(); ++it)
+      if (int(it->size()) == g) {
+        std::vector<ncclComm_t> c = std::move(*it);
+        idle.erase(it);
+        return c;
+      }
+  }
+  std::vector<ncclComm_t> comms(static_cast<std::size_t>(g), nullptr);
+  std::vector<int> devs(static_cast<std::size_t>(g));
+  for (int q = 0; q < g; ++q) devs[std::size_t(q)] = q;
+  const ncclResult_t r = ncclCommInitAll(comms.data(), g, devs.data());
+  if (r != ncclSuccess) ctx.fail(errc::cuda, std::string("ncclCommInitAll failed: ") + ncclGetErrorString(r));
+  return comms;
+}
+
+// The convenience call: a thread per GPU. A failure on one GPU aborts every
+// communicator, so the others leave their collectives with an error too;
+// the first error is rethrown.
+template <class K> void sort_host(K* data, std::size_t n, int gpus, const options& opt) {
+  namespace gd = gpusort::detail;
+  const gd::call_context ctx = gd::make_context("multi::sort", gd::key_info<K>::name, "nccl_sample", n);
+  if (n > 0 && !data) ctx.fail(errc::invalid_argument, "null data with n > 0");
+  int devices = 0;
+  ctx.check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  if (gpus < 0 || gpus > devices)
+    ctx.fail(errc::invalid_argument,
+             std::to_string(gpus) + " GPUs asked for, " + std::to_string(devices) + " visible");
+  const int g = gpus > 0 ? gpus : devices;
+  if (n == 0) return;
+  std::vector<ncclComm_t> comms = take_comms(ctx, g);
+  const bool on_device = gd::host::is_device(data), pinned = !on_device && gd::host::is_pinned(data);
+  const std::size_t cap = output_capacity(n, g);
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(g));
+  std::once_flag abort_once;
+  std::atomic<bool> aborted{false};
+  auto abort_all = [&] {
+    std::call_once(abort_once, [&] {
+      aborted = true;
+      for (ncclComm_t c : comms) ncclCommAbort(c);
+    });
+  };
+  auto rank_main = [&](int q) {
+    cudaStream_t st = nullptr;
+    K *in = nullptr, *out = nullptr;
+    try {
+      ctx.check(cudaSetDevice(q), "cudaSetDevice");
+      ctx.check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate");
+      const std::size_t lo = gd::multi::share_end(n, g, q), hi = gd::multi::share_end(n, g, q + 1), m = hi - lo;
+      ctx.check(cudaMallocAsync(reinterpret_cast<void**>(&in), (m ? m : 1) * sizeof(K), st), "cudaMallocAsync(shard)");
+      ctx.check(cudaMallocAsync(reinterpret_cast<void**>(&out), (cap ? cap : 1) * sizeof(K), st),
+                "cudaMallocAsync(output)");
+      options o = opt;
+      o.stream = st;
+      result res;
+      {
+        gd::host::mover mv(ctx, st, st);
+        if (on_device)
+          ctx.check(cudaMemcpyAsync(in, data + lo, m * sizeof(K), cudaMemcpyDefault, st), "cudaMemcpyAsync(shard)");
+        else mv.up(in, data + lo, m * sizeof(K), pinned);
+        res = sort_device_alloc<K>(comms[std::size_t(q)], in, out, nullptr, nullptr, 0, m, cap, o, "multi::sort");
+        std::size_t at = 0;
+        for (int t = 0; t < q; ++t) at += res.counts[std::size_t(t)];
+        if (on_device)
+          ctx.check(cudaMemcpyAsync(data + at, out, res.count * sizeof(K), cudaMemcpyDefault, st),
+                    "cudaMemcpyAsync(result)");
+        else mv.down(data + at, out, res.count * sizeof(K), pinned);
+        mv.drain();
+      }
+      ctx.check(cudaStreamSynchronize(st), "cudaStreamSynchronize");
+    } catch (...) {
+      errors[std::size_t(q)] = std::current_exception();
+      abort_all();
+    }
+    if (in) cudaFreeAsync(in, st);
+    if (out) cudaFreeAsync(out, st);
+    if (st) {
+      cudaStreamSynchronize(st);
+      cudaStreamDestroy(st);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int q = 0; q < g; ++q) threads.emplace_back(rank_main, q);
+  for (auto& t : threads) t.join();
+  if (!aborted) {
+    std::lock_guard<std::mutex> lock(comms_cache().m);
+    comms_cache().idle.push_back(std::move(comms));
+  }
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+#define GPUSORT_INSTANTIATE_MULTI(K)                                                                                \
+  template result sort_device<K>(ncclComm_t, void*, std::size_t*, const K*, K*, const void*, void*, std::size_t,  \
+                                 std::size_t, std::size_t, const options&, const char*);                          \
+  template result sort_device_alloc<K>(ncclComm_t, const K*, K*, const void*, void*, std::size_t, std::size_t,    \
+                                       std::size_t, const options&, const char*);                                 \
+  template void sort_host<K>(K*, std::size_t, int, const options&);
+GPUSORT_FOR_EACH_KEY(GPUSORT_INSTANTIATE_MULTI)
+#undef GPUSORT_INSTANTIATE_MULTI
+
+}  // namespace multi::detail
+
+namespace detail::multi {
+#define GPUSORT_INSTANTIATE_SORT_WITH(K)                                                                              \
+  template gpusort::multi::result sort_with<K>(transport&, void*, std::size_t*, const K*, K*, const void*, void*, \
+                                               std::size_t, std::size_t, std::size_t,                             \
+                                               const gpusort::multi::options&, const char*);
+GPUSORT_FOR_EACH_KEY(GPUSORT_INSTANTIATE_SORT_WITH)
+#undef GPUSORT_INSTANTIATE_SORT_WITH
+}  // namespace detail::multi
+
+}  // namespace gpusort

@@ -1,0 +1,325 @@
+// GPU tests of the multi-GPU sort (include/gpusort/multi.hpp, src/multi/).
+//   GpuMultiFabric*   p = 2..4 ranks as threads on one device over the test
+//                     fabric (multi_fabric.hpp): every key type, both
+//                     orders, keys and pairs, skew, empty shards, n < p
+//   GpuMultiNccl*     the public calls over NCCL, one process, a thread per
+//                     visible GPU (ncclCommInitAll); the convenience call
+// The oracle is std::stable_sort of the whole input under the key order;
+// outputs are compared bit for bit, and pairs carry the original index, so
+// the permutation and the stability across ranks are checked too.
+#include "gpu_util.hpp"
+#include "harness/harness.hpp"
+#include "key_types.hpp"
+
+#include <gtest/gtest.h>
+
+#ifdef GPUSORT_HAS_MULTI
+#include "multi/entry.hpp"
+#include "multi_fabric.hpp"
+
+#include <gpusort/multi.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <numeric>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+#endif
+
+namespace {
+
+#ifndef GPUSORT_HAS_MULTI
+TEST(GpuMulti, NotBuilt) {
+  GTEST_SKIP() << "built without NCCL (nccl.h, libnccl not found by CMake): the multi-GPU sort is not in this build";
+}
+#else
+
+using namespace gpusort_test;
+namespace h = gpusort::harness;
+using h::dist;
+namespace mp = gpusort::detail::multi;
+
+struct no_vals {};
+
+template <class K, class V> struct sorted_out {
+  std::vector<K> keys;
+  std::vector<V> vals;
+  std::vector<std::size_t> counts;
+};
+
+// Equal shards, or uneven ones (some empty) from `seed`.
+inline std::vector<std::size_t> shard_bounds(std::size_t n, int p, bool uneven, std::uint64_t seed) {
+  std::vector<std::size_t> b(std::size_t(p) + 1);
+  for (int r = 0; r <= p; ++r) b[std::size_t(r)] = n * std::size_t(r) / std::size_t(p);
+  if (uneven) {
+    std::mt19937_64 rng(seed);
+    for (int r = 1; r < p; ++r) b[std::size_t(r)] = n ? std::size_t(rng() % (n + 1)) : 0;
+    std::sort(b.begin(), b.end());
+  }
+  return b;
+}
+
+// p fabric ranks on this device sort keys (and values) given by shard.
+template <class K, class V>
+sorted_out<K, V> run_fabric(const std::vector<K>& keys, const std::vector<V>& vals, const std::vector<std::size_t>& bounds,
+                            int p, gpusort::order dir, std::size_t capacity) {
+  constexpr bool pairs = !std::is_same_v<V, no_vals>;
+  fabric f(p);
+  std::vector<sorted_out<K, V>> per(static_cast<std::size_t>(p));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(p));
+  auto rank_main = [&](int r) {
+    try {
+      GPUSORT_CUDA(cudaSetDevice(0));
+      cuda_stream st;
+      const std::size_t lo = bounds[std::size_t(r)], hi = bounds[std::size_t(r) + 1];
+      device_buffer<K> in(std::vector<K>(keys.begin() + std::ptrdiff_t(lo), keys.begin() + std::ptrdiff_t(hi)));
+      device_buffer<K> out(capacity);
+      std::vector<V> vshard;
+      if constexpr (pairs) vshard.assign(vals.begin() + std::ptrdiff_t(lo), vals.begin() + std::ptrdiff_t(hi));
+      device_buffer<V> vin(pairs ? vshard.size() : 0), vout(pairs ? capacity : 0);
+      if constexpr (pairs) vin.upload(vshard);
+      fabric_rank tx(f, r);
+      gpusort::multi::options o;
+      o.direction = dir;
+      o.stream = st.get();
+      const std::size_t vs = pairs ? sizeof(V) : 0;
+      std::size_t bytes = 0;
+      mp::sort_with<K>(tx, nullptr, &bytes, in.data(), out.data(), pairs ? vin.data() : nullptr,
+                       pairs ? vout.data() : nullptr, vs, hi - lo, capacity, o, "test");
+      device_buffer<std::uint8_t> temp(bytes);
+      const auto res = mp::sort_with<K>(tx, temp.data(), &bytes, in.data(), out.data(), pairs ? vin.data() : nullptr,
+                                        pairs ? vout.data() : nullptr, vs, hi - lo, capacity, o, "test");
+      st.sync();
+      auto& mine = per[std::size_t(r)];
+      mine.keys = out.download();
+      mine.keys.resize(res.count);
+      if constexpr (pairs) {
+        mine.vals = vout.download();
+        mine.vals.resize(res.count);
+      }
+      mine.counts = res.counts;
+    } catch (...) {
+      errors[std::size_t(r)] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int r = 0; r < p; ++r) threads.emplace_back(rank_main, r);
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  sorted_out<K, V> all;
+  for (int r = 0; r < p; ++r) {
+    const auto& mine = per[std::size_t(r)];
+    EXPECT_EQ(mine.counts, per[0].counts) << "every rank learns the same counts";
+    EXPECT_EQ(mine.keys.size(), per[0].counts[std::size_t(r)]);
+    all.keys.insert(all.keys.end(), mine.keys.begin(), mine.keys.end());
+    all.vals.insert(all.vals.end(), mine.vals.begin(), mine.vals.end());
+  }
+  all.counts = per[0].counts;
+  return all;
+}
+
+// The stable order's permutation of keys.
+template <class K> std::vector<std::size_t> oracle(const std::vector<K>& keys, gpusort::order dir) {
+  const gpusort::detail::key_order<K> ord(dir == gpusort::order::descending, 0, width_of<K>);
+  std::vector<std::size_t> idx(keys.size());
+  std::iota(idx.begin(), idx.end(), std::size_t(0));
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](std::size_t a, std::size_t b) { return ord.key_rank(keys[a]) < ord.key_rank(keys[b]); });
+  return idx;
+}
+
+// Sorts over p ranks and checks against the oracle: keys bit for bit, the
+// index values exactly (pairs), counts summing to n, and balance.
+template <class K, class I = no_vals>
+void check_sort(dist d, std::size_t n, int p, gpusort::order dir, bool uneven, const std::string& what) {
+  const auto keys = h::generate<K>(d, n, 7 * n + std::uint64_t(p));
+  std::vector<I> vals;
+  if constexpr (!std::is_same_v<I, no_vals>)
+    for (std::size_t i = 0; i < n; ++i) vals.push_back(I(i));
+  const auto bounds = shard_bounds(n, p, uneven, n + 3);
+  const std::size_t cap = gpusort::multi::output_capacity(n, p);
+  const auto got = run_fabric<K, I>(keys, vals, bounds, p, dir, cap);
+  const auto idx = oracle(keys, dir);
+  std::vector<K> want(n);
+  for (std::size_t i = 0; i < n; ++i) want[i] = keys[idx[i]];
+  ASSERT_TRUE(same_bits(got.keys, want)) << what;
+  if constexpr (!std::is_same_v<I, no_vals>) {
+    bool same = got.vals.size() == n;
+    for (std::size_t i = 0; same && i < n; ++i) same = std::size_t(got.vals[i]) == idx[i];
+    EXPECT_TRUE(same) << what << ": not the stable permutation";
+  }
+  ASSERT_EQ(got.counts.size(), std::size_t(p));
+  for (int t = 0; t < p; ++t) {
+    const double share = double(n) / p, off = double(got.counts[std::size_t(t)]) - share;
+    if (share >= 50000) EXPECT_LE(std::abs(off), 0.05 * share) << what << ": rank " << t << " unbalanced";
+    EXPECT_LE(got.counts[std::size_t(t)], cap) << what;
+  }
+}
+
+template <class K> class GpuMultiFabric : public gpu_test {};
+TYPED_TEST_SUITE(GpuMultiFabric, key_types, key_name);
+
+TYPED_TEST(GpuMultiFabric, Keys) {
+  using K = TypeParam;
+  for (dist d : {dist::uniform, dist::equal, dist::few_unique, dist::zipf, dist::sorted, dist::reverse,
+                 dist::float_special})
+    for (std::size_t n : {std::size_t(0), std::size_t(2), std::size_t(8193), std::size_t(100003)})
+      for (int p : {2, 3}) {
+        const auto dir = n % 2 ? gpusort::order::descending : gpusort::order::ascending;
+        check_sort<K>(d, n, p, dir, p == 3,
+                      std::string(h::to_string(d)) + " n=" + std::to_string(n) + " p=" + std::to_string(p));
+      }
+}
+
+TYPED_TEST(GpuMultiFabric, PairsStable) {
+  using K = TypeParam;
+  for (dist d : {dist::uniform, dist::equal, dist::few_unique, dist::zipf})
+    for (auto dir : {gpusort::order::ascending, gpusort::order::descending})
+      check_sort<K, std::uint32_t>(d, 120011, 4, dir, d == dist::zipf,
+                                   std::string(h::to_string(d)) + (dir == gpusort::order::ascending ? " asc" : " desc"));
+}
+
+class GpuMulti : public gpu_test {};
+
+TEST_F(GpuMulti, ValueWidths) {
+  check_sort<std::uint64_t, std::uint64_t>(dist::uniform, 70001, 2, gpusort::order::ascending, false, "u64+u64");
+  check_sort<std::uint64_t, std::uint8_t>(dist::equal, 200, 3, gpusort::order::ascending, false, "u64+u8 (n < 256)");
+  check_sort<float, std::uint16_t>(dist::few_unique, 60000, 3, gpusort::order::descending, false, "f32+u16");
+  check_sort<std::uint32_t, std::uint64_t>(dist::zipf, 300007, 2, gpusort::order::ascending, true, "u32+u64");
+}
+
+TEST_F(GpuMulti, SmallAndEmpty) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(5)})
+    for (int p : {2, 3, 4}) check_sort<std::uint32_t, std::uint32_t>(dist::uniform, n, p, gpusort::order::ascending, true,
+                                                                      "n=" + std::to_string(n) + " p=" + std::to_string(p));
+  // every key on one rank, the others empty
+  const std::size_t n = 90001;
+  const auto keys = h::generate<std::uint64_t>(dist::zipf, n, 5);
+  std::vector<std::uint32_t> vals(n);
+  std::iota(vals.begin(), vals.end(), 0u);
+  const std::vector<std::size_t> bounds = {0, 0, n, n, n};
+  const auto got = run_fabric<std::uint64_t, std::uint32_t>(keys, vals, bounds, 4, gpusort::order::ascending,
+                                                            gpusort::multi::output_capacity(n, 4));
+  const auto idx = oracle(keys, gpusort::order::ascending);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.vals[i], idx[i]) << i;
+}
+
+// The skew rule: every rank within 5% of n / p.
+TEST_F(GpuMulti, Balance) {
+  for (dist d : {dist::uniform, dist::equal, dist::few_unique, dist::zipf, dist::sorted, dist::sample_killer})
+    check_sort<std::uint32_t>(d, std::size_t(1) << 21, 4, gpusort::order::ascending, false,
+                              std::string(h::to_string(d)) + " 2^21 p=4");
+}
+
+// A capacity too small: every rank throws the same error, before the exchange.
+TEST_F(GpuMulti, CapacityTooSmall) {
+  const std::size_t n = 100000;
+  const auto keys = h::generate<std::uint32_t>(dist::uniform, n, 1);
+  try {
+    run_fabric<std::uint32_t, no_vals>(keys, {}, shard_bounds(n, 2, false, 0), 2, gpusort::order::ascending, n / 4);
+    FAIL() << "no error";
+  } catch (const gpusort::error& e) {
+    EXPECT_EQ(e.code(), gpusort::errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("capacity"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(GpuMulti, BadArguments) {
+  fabric f(1);
+  fabric_rank tx(f, 0);
+  gpusort::multi::options o;
+  o.end_bit = 16;
+  std::size_t bytes = 0;
+  device_buffer<std::uint32_t> a(10), b(10);
+  try {
+    mp::sort_with<std::uint32_t>(tx, nullptr, &bytes, a.data(), b.data(), nullptr, nullptr, 0, 10, 10, o, "test");
+    FAIL() << "no error";
+  } catch (const gpusort::error& e) {
+    EXPECT_EQ(e.code(), gpusort::errc::unsupported) << e.what();
+  }
+  o.end_bit = -1;
+  try {
+    mp::sort_with<std::uint32_t>(tx, nullptr, &bytes, nullptr, b.data(), nullptr, nullptr, 0, 10, 10, o, "test");
+    FAIL() << "no error";
+  } catch (const gpusort::error& e) {
+    EXPECT_EQ(e.code(), gpusort::errc::invalid_argument) << e.what();
+  }
+}
+
+// ---- NCCL: the public calls, a thread per visible GPU -----------------------------
+
+class GpuMultiNccl : public gpu_test {};
+
+TEST_F(GpuMultiNccl, KeysAndPairsOverEveryGpu) {
+  int g = 0;
+  GPUSORT_CUDA(cudaGetDeviceCount(&g));
+  std::vector<ncclComm_t> comms(static_cast<std::size_t>(g));
+  std::vector<int> devs(static_cast<std::size_t>(g));
+  std::iota(devs.begin(), devs.end(), 0);
+  ASSERT_EQ(ncclCommInitAll(comms.data(), g, devs.data()), ncclSuccess);
+  const std::size_t n = (std::size_t(1) << 22) + 17;
+  const auto keys = h::generate<std::int64_t>(dist::zipf, n, 11);
+  const auto bounds = shard_bounds(n, g, false, 0);
+  const std::size_t cap = gpusort::multi::output_capacity(n, g);
+  std::vector<std::vector<std::int64_t>> out_k(static_cast<std::size_t>(g));
+  std::vector<std::vector<std::uint64_t>> out_v(static_cast<std::size_t>(g));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(g));
+  std::vector<std::thread> threads;
+  for (int q = 0; q < g; ++q)
+    threads.emplace_back([&, q] {
+      try {
+        GPUSORT_CUDA(cudaSetDevice(q));
+        cuda_stream st;
+        const std::size_t lo = bounds[std::size_t(q)], m = bounds[std::size_t(q) + 1] - lo;
+        device_buffer<std::int64_t> in(std::vector<std::int64_t>(keys.begin() + std::ptrdiff_t(lo),
+                                                                 keys.begin() + std::ptrdiff_t(lo + m)));
+        std::vector<std::uint64_t> idx(m);
+        std::iota(idx.begin(), idx.end(), std::uint64_t(lo));
+        device_buffer<std::uint64_t> vin(idx), vout(cap);
+        device_buffer<std::int64_t> out(cap);
+        gpusort::multi::options o;
+        o.stream = st.get();
+        o.timed = true;
+        const auto res = gpusort::multi::sort_pairs(in.data(), out.data(), vin.data(), vout.data(), m, cap,
+                                                    comms[std::size_t(q)], o);
+        st.sync();
+        out_k[std::size_t(q)] = out.download();
+        out_k[std::size_t(q)].resize(res.count);
+        out_v[std::size_t(q)] = vout.download();
+        out_v[std::size_t(q)].resize(res.count);
+        std::printf("[ rank %d ] %zu keys; partition %.3f ms, exchange %.3f, sorts %.3f, merges %.3f\n", q, res.count,
+                    double(res.partition_ms), double(res.exchange_ms), double(res.sort_ms), double(res.merge_ms));
+      } catch (...) {
+        errors[std::size_t(q)] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (ncclComm_t c : comms) ncclCommDestroy(c);
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  const auto idx = oracle(keys, gpusort::order::ascending);
+  std::vector<std::uint64_t> got;
+  for (auto& v : out_v) got.insert(got.end(), v.begin(), v.end());
+  ASSERT_EQ(got.size(), n);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], idx[i]) << "at " << i << " of " << n << " over " << g << " GPUs";
+}
+
+TEST_F(GpuMultiNccl, HostArrayConvenience) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000003)}) {
+    auto keys = h::generate<double>(dist::float_special, n, 3);
+    const auto idx = oracle(keys, gpusort::order::ascending);
+    std::vector<double> want(n);
+    for (std::size_t i = 0; i < n; ++i) want[i] = keys[idx[i]];
+    gpusort::multi::sort(std::span<double>(keys));
+    ASSERT_TRUE(same_bits(keys, want)) << "n=" << n;
+  }
+}
+
+#endif  // GPUSORT_HAS_MULTI
+
+}  // namespace
