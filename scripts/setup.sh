@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build gpusort: Ninja,
-# GoogleTest, ccache, IPS4o, Python's headers (Debian packages), CMake >= 3.26
+# GoogleTest, ccache, IPS4o, Python's headers, NCCL if the toolkit lacks it
+# (Debian packages), CMake >= 3.26
 # (from PyPI when the system's is older: Debian 12's 3.25 does not know nvcc
 # 13's C++20 flags), and for the Python package nanobind, scikit-build-core,
 # NumPy and pytest (PyPI).
@@ -18,6 +19,13 @@ command -v python3 >/dev/null || missing+=(python3 python3-pip)
 [ -f /usr/include/ips4o/ips4o.hpp ] || missing+=(libips4o-dev)  # the CPU backend (header only)
 python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null ||
   missing+=(python3-dev)  # the Python module
+# NCCL (the multi-GPU sort, optional): the CUDA toolkit's, else Debian's
+# libnccl-dev when the archive has it; without it gpusort_multi is skipped.
+nccl_found() { [ -f /usr/local/cuda/include/nccl.h ] || [ -f /usr/include/nccl.h ]; }
+if ! nccl_found; then
+  as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq libnccl-dev >/dev/null 2>&1 ||
+    echo "setup: NCCL not found and libnccl-dev not installable: the multi-GPU sort will be skipped"
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   as_root apt-get update -qq
