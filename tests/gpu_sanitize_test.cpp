@@ -4,7 +4,7 @@
 // (and onesweep's small, fused and full paths), keys and pairs, both orders;
 // U32Deep reaches sample sort's refinement levels and several quicksort
 // levels, U64Msd radix_msd's MSD levels (one, then two, before the local
-// sort); a partial bit range takes the (rank, index) path of comparison
+// sort) and its LSD mode; a partial bit range takes the (rank, index) path of comparison
 // sorts. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
 // (the sanitizers are slow: check what a change touched).
 #include "gpu_suite.hpp"
@@ -16,11 +16,13 @@ namespace {
 
 class GpuSanitize : public gpusort_test::gpu_test {};
 
-template <class K> void smoke(gpusort::algorithm algo, std::initializer_list<std::size_t> sizes) {
+template <class K>
+void smoke(gpusort::algorithm algo, std::initializer_list<std::size_t> sizes,
+           gpusort::harness::dist d = gpusort::harness::dist::uniform) {
   using namespace gpusort_test;
   for (std::size_t n : sizes)
     for (auto dir : both_orders) {
-      const sort_case c{gpusort::harness::dist::uniform, n, dir, 0, -1, 77 + n};
+      const sort_case c{d, n, dir, 0, -1, 77 + n};
       GPUSORT_CASE(run_keys<K>(algo, c));
       GPUSORT_CASE(run_pairs<K>(algo, c));
       // a partial bit range: comparison sorts take it as (rank, index)
@@ -63,6 +65,9 @@ TEST_F(GpuSanitize, U32Deep) {
 TEST_F(GpuSanitize, U64Msd) {
   if (selected(gpusort::algorithm::radix_msd))
     GPUSORT_CASE(smoke<std::uint64_t>(gpusort::algorithm::radix_msd, {200003, 1600001}));
+  // LSD mode (three varying digits): the persistent pass over one bucket
+  if (selected(gpusort::algorithm::radix_msd))
+    GPUSORT_CASE(smoke<std::uint64_t>(gpusort::algorithm::radix_msd, {300007}, gpusort::harness::dist::bits20));
 }
 
 }  // namespace

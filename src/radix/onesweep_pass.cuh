@@ -300,16 +300,23 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   __syncthreads();  // the tile id is in shared memory
   // A persistent grid (Geo::persistent(): the segmented geometry when its
   // host bound on tiles is mostly tiles that are not there) takes tile ids
-  // until none is left: a block waits only on lower ids, each held by a
-  // running block, so the look-back still cannot deadlock. A compile-time
-  // choice: the loop costs registers (spills at the caps of T).
-  for (unsigned tile = *s.tile; tile < tiles;) {
+  // until none is left. The next id is taken as a tile starts, so the
+  // atomic's round trip overlaps the tile's work instead of following it;
+  // it lands in shared memory as the tile ends (two words by parity: a slow
+  // thread may still read the last one). A block waits only on lower ids:
+  // its own next id waits behind its current, lower, tile, and every other
+  // id is held by a running block, so the look-back still cannot deadlock.
+  // A compile-time choice: the loop costs registers (spills at the caps of T).
+  unsigned tile = *s.tile;
+  for (unsigned k = 0; tile < tiles; ++k) {
+    unsigned next = 0;
+    if constexpr (Geo::persistent())
+      if (threadIdx.x == 0) next = atomicAdd(a.counter, 1u);
     pass_tile<T>(a, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile));
     if constexpr (!Geo::persistent()) return;
-    __syncthreads();  // the next tile reuses shared memory
-    if (threadIdx.x == 0) *s.tile = atomicAdd(a.counter, 1u);
-    __syncthreads();
-    tile = *s.tile;
+    if (threadIdx.x == 0) s.tile[1 + (k & 1)] = next;
+    __syncthreads();  // the next tile reuses shared memory; its id is there
+    tile = s.tile[1 + (k & 1)];
   }
 }
 
