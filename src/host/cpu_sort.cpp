@@ -1,10 +1,17 @@
-// The CPU backend: IPS4o (Axtmann, Witt, Ferizovic, Sanders 2017, "In-place
-// Parallel Super Scalar Samplesort"), parallel over OpenMP threads, under
-// the same order as the GPU sorts (key_order: CUB's order, descending, bit
-// ranges). It replaced libstdc++'s parallel mode (__gnu_parallel's
-// multiway mergesort), about 4x slower on 16 cores (docs/perf/host.md).
+// The CPU backend, parallel over OpenMP threads, under the same order as the
+// GPU sorts (key_order: CUB's order, descending, bit ranges). It replaced
+// libstdc++'s parallel mode (__gnu_parallel's multiway mergesort), about 5x
+// slower on 16 cores (docs/perf/host.md). Two sorts:
+//   radix      keys whose ranks vary in at most max_radix_passes 11-bit
+//              digits (every key of 4 bytes or less; wider keys with few
+//              varying digits): the parallel LSD radix sort of
+//              cpu_radix.hpp, stable, values moved with the keys (values
+//              of other widths: an index moved, then a gather)
+//   IPS4o      the others (Axtmann, Witt, Ferizovic, Sanders 2017, "In-place
+//              Parallel Super Scalar Samplesort"): a comparison sort makes
+//              fewer passes over wide keys
 //
-// IPS4o is not stable; every path below gives the stable result anyway:
+// IPS4o is not stable; every IPS4o path below gives the stable result anyway:
 //   keys, every bit in the order   the keys become carried bits (twiddled,
 //                                  flipped when descending: one to one and
 //                                  in the order), are sorted as unsigned
@@ -23,6 +30,7 @@
 #include "host/cpu_sort.hpp"
 
 #include "core/validate.hpp"
+#include "host/cpu_radix.hpp"
 
 #include <ips4o/ips4o.hpp>
 #include <omp.h>
@@ -153,6 +161,47 @@ void sort_records(K* keys, void* vals, std::size_t val_size, std::size_t n, cons
   if (vals) gather_values(vals, val_size, n, from);
 }
 
+// The radix sort, when at most this many digits vary: on the 16-core GPU
+// machine an LSD pass over 1e8 keys moves about 4 bytes a key for every
+// byte of key and value (docs/perf/host.md), so that past 5 passes IPS4o's
+// few partitioning levels cost less.
+constexpr int max_radix_passes = 3;
+
+struct bytes16 {
+  std::uint64_t lo, hi;
+};
+
+// Sorts by radix and returns true, or returns false (IPS4o's keys).
+template <class K>
+bool radix_sorted(K* keys, void* vals, std::size_t val_size, std::size_t n, const key_order<K>& ord) {
+  using U = typename key_traits<K>::bits;
+  int rank_bits = 0;
+  for (U m = ord.mask; m; m = U(m >> 1)) rank_bits += int(m & 1);
+  const int digits = (rank_bits + cpu::radix_bits - 1) / cpu::radix_bits;
+  const int threads = cpu::radix_threads(n);
+  bool varying[sizeof(U)] = {};
+  const int passes = cpu::varying_digits(keys, n, ord, digits, threads, varying);
+  if (passes > max_radix_passes) return false;
+  if (passes == 0) return true;  // every rank equal: the stable order is the input's
+  auto sort = [&]<class V>(V* v) { cpu::radix_sort<K, V>(keys, v, n, ord, digits, varying, threads); };
+  switch (vals ? val_size : 0) {
+    case 0: sort(static_cast<void*>(nullptr)); break;
+    case 1: sort(static_cast<std::uint8_t*>(vals)); break;
+    case 2: sort(static_cast<std::uint16_t*>(vals)); break;
+    case 4: sort(static_cast<std::uint32_t*>(vals)); break;
+    case 8: sort(static_cast<std::uint64_t*>(vals)); break;
+    case 16: sort(static_cast<bytes16*>(vals)); break;
+    default: {  // other widths: the original index moves, then the values are gathered
+      const auto from = std::make_unique_for_overwrite<std::uint64_t[]>(n);
+#pragma omp parallel for num_threads(threads) schedule(static)
+      for (std::int64_t i = 0; i < std::int64_t(n); ++i) from[i] = std::uint64_t(i);
+      sort(from.get());
+      gather_values(vals, val_size, n, from.get());
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 template <class K>
@@ -163,6 +212,7 @@ void cpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const op
   using C = carrier_t<K>;
   const key_order<C> carried = carried_order(ord);
   C* ck = reinterpret_cast<C*>(keys);
+  if (radix_sorted<C>(ck, vals, val_size, n, carried)) return;
   if (!vals && carried.full_range()) sort_carried_bits<C>(ck, n, carried);
   else sort_records<C>(ck, vals, val_size, n, carried);
 }
