@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The multi-GPU sort's runs (issues 16 and 18) on N GPUs, as one command:
-#   bench/multi_gpu.sh N [BUILD_DIR]
+#   bench/multi_gpu.sh N [BIN_DIR]      (BIN_DIR holds the gpusort CLI; default build)
 # 1. checks in both launch shapes (one process with N GPUs, N processes with
 #    one each): every rank's range against std::stable_sort;
 # 2. bench-multi rows into bench/results/<device>-multi-x<N>.csv, each beside
@@ -35,7 +35,5 @@ else
   $G bench-multi --gpus "$N" --key u32 --n 16000000000 --host --reps 3 --csv "$tmp/c.csv"
 fi
 mkdir -p bench/results
-{ grep '^#' "$tmp/a.csv"; for f in "$tmp"/*.csv; do grep -v '^#' "$f" | tail -n +2; done; } > "$csv.body"
-{ grep '^#' "$tmp/a.csv"; grep -v '^#' "$tmp/a.csv" | head -1; grep -v '^#' "$csv.body"; } > "$csv"
-rm -f "$csv.body"
+python3 bench/merge_csv.py "$csv" "$tmp/a.csv" "$tmp/b.csv" "$tmp/c.csv"
 echo "wrote $csv"
