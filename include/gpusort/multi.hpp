@@ -17,8 +17,9 @@
 // ncclUniqueId), on one node or several.
 //
 // Order and stability: as gpusort::sort_keys (CUB's order, both
-// directions), stable across ranks: equal keys keep the order of (rank,
-// position) in the input. Partial bit ranges are not offered here.
+// directions, bit ranges), stable across ranks: equal keys keep the order of
+// (rank, position) in the input. Values: any trivially copyable type of 1
+// to 16 bytes.
 // Balance: every rank receives n / p keys within about 5% (tagged splitters
 // break ties by (key, rank, position), so skewed keys balance too), and at
 // most `capacity`: size it with output_capacity(). If any rank would

@@ -65,11 +65,8 @@ gpusort::multi::result sort_with(transport& tx, void* temp, std::size_t* temp_by
   if (capacity > 0 && !keys_out) ctx.fail(errc::invalid_argument, "null output keys with capacity > 0");
   if (val_size > 0 && ((n > 0 && !vals_in) || (capacity > 0 && !vals_out)))
     ctx.fail(errc::invalid_argument, "null value pointer");
-  if (val_size != 0 && val_size != 1 && val_size != 2 && val_size != 4 && val_size != 8 && val_size != 16)
-    ctx.fail(errc::unsupported, "values of " + std::to_string(val_size) + " bytes (the multi-GPU sort moves 1, 2, 4, 8 or 16)");
+  if (val_size > 16) ctx.fail(errc::invalid_argument, "values wider than 16 bytes");
   const key_order<K> ord = checked_order<K>(opt, ctx);
-  if (!ord.full_range())
-    ctx.fail(errc::unsupported, "a partial bit range (the multi-GPU sort orders by every bit of the key)");
   if (tx.size() > max_ranks)
     ctx.fail(errc::unsupported, std::to_string(tx.size()) + " ranks (at most " + std::to_string(max_ranks) + ")");
   int device = -1;

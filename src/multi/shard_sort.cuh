@@ -18,12 +18,16 @@
 //              (ties: below first); every source rank's keys stay in input
 //              order, so the result is the stable global order's r-th range
 //
+// A partial bit range, or values of a width with no payload type, take one
+// stable sort of everything after the exchange instead (one_sort below).
+//
 // Buffers (one scratch allocation, temp_layout): part (the partitioned
 // shard), recv (B + O + A <= capacity: below at [0, B), above at [B, B + A)
 // as received, later own-and-above merged at [B, B + O + A)), run (own
 // sorted at [B, B + O), above sorted at [B + O, ...)).
 #pragma once
 
+#include "core/gather.hpp"
 #include "host/merge_window.hpp"
 #include "multi/partition.cuh"
 #include "multi/shard_sort.hpp"
@@ -48,6 +52,17 @@ namespace gpusort::detail::multi {
 // checks want non-null buffers it never touches (distinct ones size an
 // out-of-place call, equal ones an in-place call).
 template <class T> T* sizing_ptr(int which = 0) { return reinterpret_cast<T*>(std::uintptr_t(4096 * (which + 1))); }
+
+// Values of widths without a payload type (3, 5, 6, 7, 9 to 15 bytes) are
+// partitioned as their positions, then gathered.
+inline bool moves_by_index(std::size_t vs) { return vs != 0 && vs != 1 && vs != 2 && vs != 4 && vs != 8 && vs != 16; }
+
+// One sort after the exchange instead of sorts and merges: what the merges'
+// full-range order cannot do (a partial bit range) or cannot move (values
+// without a payload type). The own bucket is copied into its place between
+// the lower and the higher ranks' keys while they arrive, and the library's
+// stable sort of the whole keeps every source rank's keys in input order.
+inline bool one_sort(bool full_range, std::size_t vs) { return !full_range || moves_by_index(vs); }
 
 // The scratch of one rank's call; sized (base null) and carved by the same code.
 template <class C> struct shard_layout {
@@ -75,6 +90,7 @@ template <class C> struct shard_layout {
   std::uint8_t* recv_v;
   C* run_k;
   std::uint8_t* run_v;
+  std::uint64_t* index[2];     // odd value widths: positions, partitioned (then values gathered)
   void* local_temp;
   std::size_t local_bytes = 0;
   std::size_t* splits;
@@ -142,6 +158,7 @@ template <class C> struct shard_layout {
     recv_v = plan.take<std::uint8_t>(cap * vs);
     run_k = plan.take<C>(cap);
     run_v = plan.take<std::uint8_t>(cap * vs);
+    for (auto& x : index) x = plan.take<std::uint64_t>(moves_by_index(vs) ? n : 0);
     local_temp = plan.take<std::uint8_t>(local_bytes);
     splits = plan.take<std::size_t>(host::merge_runs_splits<C>(cap, vs));
     bytes = plan.bytes();
@@ -170,7 +187,8 @@ struct owned_stream {
 
 // partition: count, scan, scatter (keys and values of payload P)
 template <class C, class P>
-void partition_shard(const shard_call<C>& c, const shard_layout<C>& L, std::size_t tiles) {
+void partition_shard(const shard_call<C>& c, const shard_layout<C>& L, std::size_t tiles, const void* vin,
+                     void* vout) {
   using U = typename key_traits<C>::bits;
   const call_context& ctx = *c.ctx;
   const int p = c.tx->size();
@@ -183,7 +201,7 @@ void partition_shard(const shard_call<C>& c, const shard_layout<C>& L, std::size
             "cub::DeviceScan::ExclusiveSum (partition table)");
   const shard_policy<U, P> placing{L.cuts, p, c.n, tiles, L.offsets};
   partition::scatter_kernel<<<grid_for(tiles, 1), tuning::threads, 0, c.stream>>>(
-      c.keys_in, static_cast<const P*>(c.vals_in), L.part_k, reinterpret_cast<P*>(L.part_v), c.ord, placing);
+      c.keys_in, static_cast<const P*>(vin), L.part_k, static_cast<P*>(vout), c.ord, placing);
   ctx.check_launch("multi partition scatter");
 }
 
@@ -254,13 +272,16 @@ template <class C> void sort_shard(const shard_call<C>& c) {
   ctx.check_launch("multi cuts");
   if (tiles > 0) {
     switch (vs) {
-      case 0: partition_shard<C, no_value>(c, L, tiles); break;
-      case 1: partition_shard<C, payload_of<1>::type>(c, L, tiles); break;
-      case 2: partition_shard<C, payload_of<2>::type>(c, L, tiles); break;
-      case 4: partition_shard<C, payload_of<4>::type>(c, L, tiles); break;
-      case 8: partition_shard<C, payload_of<8>::type>(c, L, tiles); break;
-      case 16: partition_shard<C, payload_of<16>::type>(c, L, tiles); break;
-      default: ctx.fail(errc::unsupported, "values of " + std::to_string(vs) + " bytes (1, 2, 4, 8 or 16 move)");
+      case 0: partition_shard<C, no_value>(c, L, tiles, nullptr, nullptr); break;
+      case 1: partition_shard<C, payload_of<1>::type>(c, L, tiles, c.vals_in, L.part_v); break;
+      case 2: partition_shard<C, payload_of<2>::type>(c, L, tiles, c.vals_in, L.part_v); break;
+      case 4: partition_shard<C, payload_of<4>::type>(c, L, tiles, c.vals_in, L.part_v); break;
+      case 8: partition_shard<C, payload_of<8>::type>(c, L, tiles, c.vals_in, L.part_v); break;
+      case 16: partition_shard<C, payload_of<16>::type>(c, L, tiles, c.vals_in, L.part_v); break;
+      default:  // positions move, then the values follow them
+        launch_iota(ctx, L.index[0], true, n, st);
+        partition_shard<C, std::uint64_t>(c, L, tiles, L.index[0], L.index[1]);
+        launch_gather(ctx, c.vals_in, L.part_v, L.index[1], true, n, vs, st);
     }
   }
   counts_kernel<<<unsigned((p + 1 + ST - 1) / ST), ST, 0, st>>>(L.offsets, tiles, p, n, c.capacity, L.counts);
@@ -295,8 +316,9 @@ template <class C> void sort_shard(const shard_call<C>& c) {
   ctx.check(cudaStreamWaitEvent(xs.s, ev_part.e, 0), "cudaStreamWaitEvent");
   std::vector<transport::part> out_parts, in_parts;
   std::size_t own_at = 0;
+  const bool single = one_sort(c.ord.full_range(), vs);
   {
-    std::size_t at = 0, below = 0, above = B;
+    std::size_t at = 0, below = 0, above = single ? B + O : B;
     for (int q = 0; q < p; ++q) {
       const std::size_t m = sends(int(r), q);
       if (q == int(r)) own_at = at;
@@ -319,6 +341,16 @@ template <class C> void sort_shard(const shard_call<C>& c) {
   // ---- sort --------------------------------------------------------------------
   C* const out_k = c.keys_out;
   std::uint8_t* const out_v = static_cast<std::uint8_t*>(c.vals_out);
+  if (single) {  // below, own, above in rank order in recv, then one stable sort
+    ctx.check(cudaMemcpyAsync(L.recv_k + B, L.part_k + own_at, O * sizeof(C), cudaMemcpyDeviceToDevice, st),
+              "cudaMemcpyAsync(own bucket)");
+    if (vs)
+      ctx.check(cudaMemcpyAsync(L.recv_v + B * vs, L.part_v + own_at * vs, O * vs, cudaMemcpyDeviceToDevice, st),
+                "cudaMemcpyAsync(own values)");
+    ctx.check(cudaStreamWaitEvent(st, ev_x.e, 0), "cudaStreamWaitEvent");
+    local_sort(L.recv_k, out_k, L.recv_v, out_v, T);
+    if (c.timed) ctx.check(cudaEventRecord(ev_sorted.e, st), "cudaEventRecord");
+  } else {
   // own and above end up at `upper`: the output itself when nothing comes from below
   C* const upper_k = B > 0 ? L.recv_k + B : out_k;
   std::uint8_t* const upper_v = B > 0 ? L.recv_v + B * vs : out_v;
@@ -337,6 +369,7 @@ template <class C> void sort_shard(const shard_call<C>& c) {
   if (merge_upper)
     host::merge_runs<C>(ctx, L.run_k + B, upper_k, L.run_v + B * vs, upper_v, vs, O + A, O, L.splits, c.ord, st);
   if (merge_lower) host::merge_runs<C>(ctx, L.recv_k, out_k, L.recv_v, out_v, vs, T, B, L.splits, c.ord, st);
+  }
 
   c.out->count = totals[r];
   c.out->counts = totals;

@@ -41,10 +41,10 @@ template <class C> struct shard_call {
   C* keys_out;               // room for `capacity` keys
   const void* vals_in;       // null for keys alone
   void* vals_out;
-  std::size_t val_size;      // 0 for keys alone
+  std::size_t val_size;      // 0 for keys alone; 1 to 16
   std::size_t n;
   std::size_t capacity;
-  key_order<C> ord;          // full range (the merge's order)
+  key_order<C> ord;          // the call's order (a partial bit range: one sort, no merge)
   cudaStream_t stream;
   const call_context* ctx;
   const local_sort_fn* local_sort;
