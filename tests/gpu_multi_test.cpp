@@ -364,6 +364,21 @@ TEST_F(GpuMultiNccl, HostArrayConvenience) {
   }
 }
 
+// The convenience call on one array in GPU 0's memory: shards copied to
+// every GPU, the ranges copied back.
+TEST_F(GpuMultiNccl, DeviceArrayConvenience) {
+  const std::size_t n = 3000017;
+  const auto keys = h::generate<std::int32_t>(dist::zipf, n, 8);
+  const auto idx = oracle(keys, gpusort::order::descending);
+  GPUSORT_CUDA(cudaSetDevice(0));
+  device_buffer<std::int32_t> d(keys);
+  gpusort::multi::options o;
+  o.direction = gpusort::order::descending;
+  gpusort::multi::sort(std::span<std::int32_t>(d.data(), n), 0, o);
+  const auto got = d.download();
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], keys[idx[i]]) << i;
+}
+
 #endif  // GPUSORT_HAS_MULTI
 
 }  // namespace
