@@ -205,48 +205,26 @@ void partition_shard(const shard_call<C>& c, const shard_layout<C>& L, std::size
   ctx.check_launch("multi partition scatter");
 }
 
-template <class C> void sort_shard(const shard_call<C>& c) {
+// What every rank sends every rank, read on the host: h[from][to], and each
+// rank's capacity at h[from][p].
+struct traffic {
+  int p = 0;
+  std::vector<std::uint64_t> h;
+  std::size_t sends(int from, int to) const { return std::size_t(h[std::size_t(from) * (p + 1) + std::size_t(to)]); }
+  std::size_t capacity(int q) const { return sends(q, p); }
+};
+
+// partition: sample, splitters, the stable partition by destination, and
+// every rank's counts on the host (the call's one synchronisation; `done`
+// marks it on the stream)
+template <class C> traffic partition_and_count(const shard_call<C>& c, const shard_layout<C>& L, cudaEvent_t done) {
   using U = typename key_traits<C>::bits;
   const call_context& ctx = *c.ctx;
   transport& tx = *c.tx;
   const int p = tx.size();
   const std::uint32_t r = std::uint32_t(tx.rank());
   const std::size_t n = c.n, vs = c.val_size;
-  const shard_layout<C> L(c, c.temp);
-  if (!c.temp) {
-    *c.temp_bytes = L.bytes;
-    return;
-  }
-  if (*c.temp_bytes < L.bytes)
-    ctx.fail(errc::invalid_argument, "temp_bytes " + std::to_string(*c.temp_bytes) + " is below the " +
-                                         std::to_string(L.bytes) + " bytes this call needs");
   cudaStream_t st = c.stream;
-  auto local_sort = [&](const C* kin, C* kout, const std::uint8_t* vin, std::uint8_t* vout, std::size_t m) {
-    if (m == 0) return;
-    std::size_t b = L.local_bytes;
-    (*c.local_sort)(L.local_temp, &b, kin, kout, vs ? vin : nullptr, vs ? vout : nullptr, m);
-  };
-  owned_event ev_start(ctx, c.timed), ev_part(ctx, c.timed), ev_x(ctx, c.timed), ev_sorted(ctx, c.timed),
-      ev_end(ctx, c.timed);
-  if (c.timed) ctx.check(cudaEventRecord(ev_start.e, st), "cudaEventRecord");
-  c.out->timed = c.timed;
-  if (p == 1) {
-    if (n > c.capacity)
-      ctx.fail(errc::invalid_argument, "rank 0 receives " + std::to_string(n) + " keys, over its capacity of " +
-                                           std::to_string(c.capacity));
-    local_sort(c.keys_in, c.keys_out, static_cast<const std::uint8_t*>(c.vals_in),
-               static_cast<std::uint8_t*>(c.vals_out), n);
-    c.out->count = n;
-    c.out->counts.assign(1, n);
-    if (c.timed) {
-      ctx.check(cudaEventRecord(ev_end.e, st), "cudaEventRecord");
-      ctx.check(cudaEventSynchronize(ev_end.e), "cudaEventSynchronize");
-      ctx.check(cudaEventElapsedTime(&c.out->sort_ms, ev_start.e, ev_end.e), "cudaEventElapsedTime");
-    }
-    return;
-  }
-
-  // ---- partition ---------------------------------------------------------------
   const int s = samples_per_rank(p);
   const std::size_t S = std::size_t(p) * std::size_t(s);
   const std::size_t tiles = (n + tuning::tile - 1) / tuning::tile;
@@ -288,90 +266,154 @@ template <class C> void sort_shard(const shard_call<C>& c) {
   ctx.check_launch("multi counts");
   const std::size_t row = std::size_t(p) + 1;
   tx.all_gather(L.counts, L.all_counts, row * sizeof(std::uint64_t), st);
-  std::vector<std::uint64_t> h(std::size_t(p) * row);
-  ctx.check(cudaMemcpyAsync(h.data(), L.all_counts, h.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, st),
+  traffic t;
+  t.p = p;
+  t.h.resize(std::size_t(p) * row);
+  ctx.check(cudaMemcpyAsync(t.h.data(), L.all_counts, t.h.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, st),
             "cudaMemcpyAsync(counts)");
-  ctx.check(cudaEventRecord(ev_part.e, st), "cudaEventRecord");
+  ctx.check(cudaEventRecord(done, st), "cudaEventRecord");
   ctx.check(cudaStreamSynchronize(st), "cudaStreamSynchronize(counts)");
-  auto sends = [&](int from, int to) { return std::size_t(h[std::size_t(from) * row + std::size_t(to)]); };
+  return t;
+}
 
-  // every rank checks every rank's capacity, so all of them stop together
-  std::vector<std::size_t> totals(std::size_t(p), 0);
-  for (int q = 0; q < p; ++q) {
-    for (int from = 0; from < p; ++from) totals[std::size_t(q)] += sends(from, q);
-    const std::size_t cap_q = std::size_t(h[std::size_t(q) * row + std::size_t(p)]);
-    if (totals[std::size_t(q)] > cap_q)
-      ctx.fail(errc::invalid_argument, "rank " + std::to_string(q) + " receives " +
-                                           std::to_string(totals[std::size_t(q)]) + " keys, over its capacity of " +
-                                           std::to_string(cap_q) + " (see multi::output_capacity)");
-  }
-  std::size_t B = 0, A = 0;
+// This rank's receipts: B keys from lower ranks, O of its own, A from higher.
+struct receipts {
+  std::size_t B = 0, O = 0, A = 0;
+  std::size_t own_at = 0;  // the own bucket's first key in the partitioned shard
+  std::size_t total() const { return B + O + A; }
+};
+
+// exchange: one group of sends and receives on `xs`. Lower ranks' keys land
+// at [0, B), in rank order; higher ranks' after them, at B (or at B + O when
+// the own bucket joins them for one sort).
+template <class C>
+receipts exchange_buckets(const shard_call<C>& c, const shard_layout<C>& L, const traffic& t, bool single, cudaStream_t xs) {
+  const int p = t.p, r = c.tx->rank();
+  const std::size_t vs = c.val_size;
+  receipts x;
   for (int q = 0; q < p; ++q)
-    if (q < int(r)) B += sends(q, int(r));
-    else if (q > int(r)) A += sends(q, int(r));
-  const std::size_t O = sends(int(r), int(r)), T = B + O + A;
-
-  // ---- exchange ----------------------------------------------------------------
-  owned_stream xs(ctx);
-  ctx.check(cudaStreamWaitEvent(xs.s, ev_part.e, 0), "cudaStreamWaitEvent");
+    if (q < r) x.B += t.sends(q, r);
+    else if (q > r) x.A += t.sends(q, r);
+  x.O = t.sends(r, r);
   std::vector<transport::part> out_parts, in_parts;
-  std::size_t own_at = 0;
-  const bool single = one_sort(c.ord.full_range(), vs);
-  {
-    std::size_t at = 0, below = 0, above = single ? B + O : B;
-    for (int q = 0; q < p; ++q) {
-      const std::size_t m = sends(int(r), q);
-      if (q == int(r)) own_at = at;
-      else if (m > 0) {
-        out_parts.push_back({q, L.part_k + at, m * sizeof(C)});
-        if (vs) out_parts.push_back({q, L.part_v + at * vs, m * vs});
-      }
-      at += m;
-      const std::size_t k = sends(q, int(r));
-      if (q == int(r) || k == 0) continue;
-      std::size_t& to = q < int(r) ? below : above;
-      in_parts.push_back({q, L.recv_k + to, k * sizeof(C)});
-      if (vs) in_parts.push_back({q, L.recv_v + to * vs, k * vs});
-      to += k;
+  std::size_t at = 0, below = 0, above = single ? x.B + x.O : x.B;
+  for (int q = 0; q < p; ++q) {
+    const std::size_t m = t.sends(r, q);
+    if (q == r) x.own_at = at;
+    else if (m > 0) {
+      out_parts.push_back({q, L.part_k + at, m * sizeof(C)});
+      if (vs) out_parts.push_back({q, L.part_v + at * vs, m * vs});
     }
+    at += m;
+    const std::size_t k = t.sends(q, r);
+    if (q == r || k == 0) continue;
+    std::size_t& to = q < r ? below : above;
+    in_parts.push_back({q, L.recv_k + to, k * sizeof(C)});
+    if (vs) in_parts.push_back({q, L.recv_v + to * vs, k * vs});
+    to += k;
   }
-  tx.exchange(out_parts, in_parts, xs.s);
-  ctx.check(cudaEventRecord(ev_x.e, xs.s), "cudaEventRecord");
+  c.tx->exchange(out_parts, in_parts, xs);
+  return x;
+}
 
-  // ---- sort --------------------------------------------------------------------
+// sort and merge: the own bucket while the exchange runs (`arrived` marks
+// its end), then the receipts; `sorted` marks the sorts' end when timed
+template <class C, class LocalSort>
+void sort_receipts(const shard_call<C>& c, const shard_layout<C>& L, const receipts& x, bool single,
+                   LocalSort& local_sort, cudaEvent_t arrived, cudaEvent_t sorted) {
+  const call_context& ctx = *c.ctx;
+  cudaStream_t st = c.stream;
+  const std::size_t vs = c.val_size, B = x.B, O = x.O, A = x.A, T = x.total(), own = x.own_at;
   C* const out_k = c.keys_out;
   std::uint8_t* const out_v = static_cast<std::uint8_t*>(c.vals_out);
   if (single) {  // below, own, above in rank order in recv, then one stable sort
-    ctx.check(cudaMemcpyAsync(L.recv_k + B, L.part_k + own_at, O * sizeof(C), cudaMemcpyDeviceToDevice, st),
+    ctx.check(cudaMemcpyAsync(L.recv_k + B, L.part_k + own, O * sizeof(C), cudaMemcpyDeviceToDevice, st),
               "cudaMemcpyAsync(own bucket)");
     if (vs)
-      ctx.check(cudaMemcpyAsync(L.recv_v + B * vs, L.part_v + own_at * vs, O * vs, cudaMemcpyDeviceToDevice, st),
+      ctx.check(cudaMemcpyAsync(L.recv_v + B * vs, L.part_v + own * vs, O * vs, cudaMemcpyDeviceToDevice, st),
                 "cudaMemcpyAsync(own values)");
-    ctx.check(cudaStreamWaitEvent(st, ev_x.e, 0), "cudaStreamWaitEvent");
+    ctx.check(cudaStreamWaitEvent(st, arrived, 0), "cudaStreamWaitEvent");
     local_sort(L.recv_k, out_k, L.recv_v, out_v, T);
-    if (c.timed) ctx.check(cudaEventRecord(ev_sorted.e, st), "cudaEventRecord");
-  } else {
+    if (c.timed) ctx.check(cudaEventRecord(sorted, st), "cudaEventRecord");
+    return;
+  }
   // own and above end up at `upper`: the output itself when nothing comes from below
   C* const upper_k = B > 0 ? L.recv_k + B : out_k;
   std::uint8_t* const upper_v = B > 0 ? L.recv_v + B * vs : out_v;
-  const bool merge_upper = O > 0 && A > 0;
-  if (merge_upper) local_sort(L.part_k + own_at, L.run_k + B, L.part_v + own_at * vs, L.run_v + B * vs, O);
-  else local_sort(L.part_k + own_at, upper_k, L.part_v + own_at * vs, upper_v, O);
-  ctx.check(cudaStreamWaitEvent(st, ev_x.e, 0), "cudaStreamWaitEvent");
+  const bool merge_upper = O > 0 && A > 0, merge_lower = B > 0 && O + A > 0;
+  if (merge_upper) local_sort(L.part_k + own, L.run_k + B, L.part_v + own * vs, L.run_v + B * vs, O);
+  else local_sort(L.part_k + own, upper_k, L.part_v + own * vs, upper_v, O);
+  ctx.check(cudaStreamWaitEvent(st, arrived, 0), "cudaStreamWaitEvent");
   if (merge_upper) local_sort(L.recv_k + B, L.run_k + B + O, L.recv_v + B * vs, L.run_v + (B + O) * vs, A);
   else if (A > 0) local_sort(L.recv_k + B, upper_k, L.recv_v + B * vs, upper_v, A);
-  const bool merge_lower = B > 0 && O + A > 0;
   if (merge_lower) local_sort(L.recv_k, L.recv_k, L.recv_v, L.recv_v, B);
   else if (B > 0) local_sort(L.recv_k, out_k, L.recv_v, out_v, B);
-  if (c.timed) ctx.check(cudaEventRecord(ev_sorted.e, st), "cudaEventRecord");
-
-  // ---- merge -------------------------------------------------------------------
+  if (c.timed) ctx.check(cudaEventRecord(sorted, st), "cudaEventRecord");
+  // merge: own and above (ties: own first), then below and that (ties: below first)
   if (merge_upper)
     host::merge_runs<C>(ctx, L.run_k + B, upper_k, L.run_v + B * vs, upper_v, vs, O + A, O, L.splits, c.ord, st);
   if (merge_lower) host::merge_runs<C>(ctx, L.recv_k, out_k, L.recv_v, out_v, vs, T, B, L.splits, c.ord, st);
+}
+
+template <class C> void sort_shard(const shard_call<C>& c) {
+  const call_context& ctx = *c.ctx;
+  const int p = c.tx->size();
+  const std::size_t n = c.n, vs = c.val_size;
+  const shard_layout<C> L(c, c.temp);
+  if (!c.temp) {
+    *c.temp_bytes = L.bytes;
+    return;
+  }
+  if (*c.temp_bytes < L.bytes)
+    ctx.fail(errc::invalid_argument, "temp_bytes " + std::to_string(*c.temp_bytes) + " is below the " +
+                                         std::to_string(L.bytes) + " bytes this call needs");
+  cudaStream_t st = c.stream;
+  auto local_sort = [&](const C* kin, C* kout, const std::uint8_t* vin, std::uint8_t* vout, std::size_t m) {
+    if (m == 0) return;
+    std::size_t b = L.local_bytes;
+    (*c.local_sort)(L.local_temp, &b, kin, kout, vs ? vin : nullptr, vs ? vout : nullptr, m);
+  };
+  owned_event ev_start(ctx, c.timed), ev_part(ctx, c.timed), ev_x(ctx, c.timed), ev_sorted(ctx, c.timed),
+      ev_end(ctx, c.timed);
+  if (c.timed) ctx.check(cudaEventRecord(ev_start.e, st), "cudaEventRecord");
+  c.out->timed = c.timed;
+  if (p == 1) {  // one rank: the local sort is the whole sort
+    if (n > c.capacity)
+      ctx.fail(errc::invalid_argument, "rank 0 receives " + std::to_string(n) + " keys, over its capacity of " +
+                                           std::to_string(c.capacity));
+    local_sort(c.keys_in, c.keys_out, static_cast<const std::uint8_t*>(c.vals_in),
+               static_cast<std::uint8_t*>(c.vals_out), n);
+    c.out->count = n;
+    c.out->counts.assign(1, n);
+    if (c.timed) {
+      ctx.check(cudaEventRecord(ev_end.e, st), "cudaEventRecord");
+      ctx.check(cudaEventSynchronize(ev_end.e), "cudaEventSynchronize");
+      ctx.check(cudaEventElapsedTime(&c.out->sort_ms, ev_start.e, ev_end.e), "cudaEventElapsedTime");
+    }
+    return;
   }
 
-  c.out->count = totals[r];
+  // ---- partition ---------------------------------------------------------------
+  const traffic t = partition_and_count(c, L, ev_part.e);
+  // every rank checks every rank's capacity, so all of them stop together
+  std::vector<std::size_t> totals(std::size_t(p), 0);
+  for (int q = 0; q < p; ++q) {
+    for (int from = 0; from < p; ++from) totals[std::size_t(q)] += t.sends(from, q);
+    if (totals[std::size_t(q)] > t.capacity(q))
+      ctx.fail(errc::invalid_argument, "rank " + std::to_string(q) + " receives " +
+                                           std::to_string(totals[std::size_t(q)]) + " keys, over its capacity of " +
+                                           std::to_string(t.capacity(q)) + " (see multi::output_capacity)");
+  }
+
+  // ---- exchange, then sort and merge -----------------------------------------------
+  const bool single = one_sort(c.ord.full_range(), vs);
+  owned_stream xs(ctx);
+  ctx.check(cudaStreamWaitEvent(xs.s, ev_part.e, 0), "cudaStreamWaitEvent");
+  const receipts x = exchange_buckets(c, L, t, single, xs.s);
+  ctx.check(cudaEventRecord(ev_x.e, xs.s), "cudaEventRecord");
+  sort_receipts(c, L, x, single, local_sort, ev_x.e, ev_sorted.e);
+
+  c.out->count = totals[std::size_t(c.tx->rank())];
   c.out->counts = totals;
   if (c.timed) {
     ctx.check(cudaEventRecord(ev_end.e, st), "cudaEventRecord");
