@@ -63,8 +63,9 @@ void merge_runs(const call_context& ctx, const C* kin, C* kout, const void* vin,
   const full_order<C> full(ord);
   with_payload(ctx, val_size, [&]<class P>(P*) {
     using Tune = merge::tuning<U, P>;
+    const std::size_t all = (n + Tune::tile - 1) / Tune::tile;
     merge::merge_pass<Tune>(ctx, kin, kout, static_cast<const P*>(vin), static_cast<P*>(vout),
-                            merge::run_pair_tiles{n, std::size_t(Tune::tile), a}, n, splits, full, stream);
+                            merge::window_tiles{n, std::size_t(Tune::tile), 0, all, a}, n, splits, full, stream);
   });
 }
 

@@ -59,7 +59,8 @@ template <class Ord, class K> struct global_run {
 // buffers; an inactive tile belongs to an array that needs no merge at
 // this width. The geometries:
 //   flat_tiles      one array of n items (merge::sort, radix_tile)
-//   window_tiles    some of those tiles (the host pipeline)
+//   window_tiles    some of those tiles (the host pipeline), or the one merge
+//                   of two runs of any lengths (the multi-GPU sort)
 //   segmented sort  the tiles of many segments, each merged on its own
 //                   (segmented/large.cuh)
 struct tile_span {
@@ -82,10 +83,14 @@ struct flat_tiles {
 // merges one pair of chunks at a time and streams its last pass out window
 // by window (src/host/in_core.cpp). A type of its own, so merge::sort's
 // kernels keep flat_tiles' simpler index arithmetic.
+// With `split` set (0 < split < n), the window is instead the one merge of
+// two runs of any lengths, [0, split) and [split, n) (the multi-GPU sort's
+// receipts): the same kernels, no other instantiation.
 struct window_tiles {
   std::size_t n;
   std::size_t tile;
   std::size_t first, last;
+  std::size_t split = 0;
   __host__ __device__ __forceinline__ std::size_t tiles(std::size_t) const {
     const std::size_t all = (n + tile - 1) / tile;
     return (last < all ? last : all) - first;
@@ -96,34 +101,21 @@ struct window_tiles {
     const std::size_t pos = (first + t) * tile;
     return {0, n, pos < n ? pos : n, true};
   }
-};
-
-// Two sorted runs of any lengths, A = [0, a) and B = [a, n), merged into
-// one array of n items (the multi-GPU sort's receipts): one pair whatever
-// the width.
-struct run_pair_tiles {
-  std::size_t n;
-  std::size_t tile;
-  std::size_t a;
-  __host__ __device__ __forceinline__ std::size_t boundaries(std::size_t) const { return (n + tile - 1) / tile + 1; }
-  __host__ __device__ __forceinline__ std::size_t tiles(std::size_t) const { return (n + tile - 1) / tile; }
-  __device__ __forceinline__ tile_span at(std::size_t t, std::size_t) const {
-    return {0, n, t * tile < n ? t * tile : n, true};
-  }
-  __device__ __forceinline__ pair_bounds pair() const {
+  __device__ __forceinline__ pair_bounds pair(std::size_t pos, std::size_t width, std::size_t total) const {
+    if (split == 0) return pair_bounds(pos, width, total);
     pair_bounds b;
     b.a0 = 0;
-    b.a1 = a;
-    b.b1 = n;
+    b.a1 = split;
+    b.b1 = total;
     return b;
   }
 };
 
-// The pair of output position `pos` of a tile span: the geometry's own pair
-// when it has one (run_pair_tiles), else pairs of `width`-item runs.
+// The pair of output position `pos` of a tile span: the geometry's own
+// choice when it makes one (window_tiles), else pairs of `width`-item runs.
 template <class Tiles>
 __device__ __forceinline__ pair_bounds pair_of(const Tiles& tiles, std::size_t pos, std::size_t width, std::size_t n) {
-  if constexpr (requires { tiles.pair(); }) return tiles.pair();
+  if constexpr (requires { tiles.pair(pos, width, n); }) return tiles.pair(pos, width, n);
   else return pair_bounds(pos, width, n);
 }
 
