@@ -67,7 +67,8 @@ inline std::vector<std::size_t> shard_bounds(std::size_t n, int p, bool uneven, 
 // p fabric ranks on this device sort keys (and values) given by shard.
 template <class K, class V>
 sorted_out<K, V> run_fabric(const std::vector<K>& keys, const std::vector<V>& vals, const std::vector<std::size_t>& bounds,
-                            int p, gpusort::order dir, std::size_t capacity, int begin_bit = 0, int end_bit = -1) {
+                            int p, gpusort::order dir, std::size_t capacity, int begin_bit = 0, int end_bit = -1,
+                            std::size_t value_offset = 0) {
   constexpr bool pairs = !std::is_same_v<V, no_vals>;
   fabric f(p);
   std::vector<sorted_out<K, V>> per(static_cast<std::size_t>(p));
@@ -81,8 +82,14 @@ sorted_out<K, V> run_fabric(const std::vector<K>& keys, const std::vector<V>& va
       device_buffer<K> out(capacity);
       std::vector<V> vshard;
       if constexpr (pairs) vshard.assign(vals.begin() + std::ptrdiff_t(lo), vals.begin() + std::ptrdiff_t(hi));
-      device_buffer<V> vin(pairs ? vshard.size() : 0), vout(pairs ? capacity : 0);
-      if constexpr (pairs) vin.upload(vshard);
+      // values as bytes, `value_offset` bytes into their buffers (a misaligned array)
+      device_buffer<std::uint8_t> vin_b(pairs ? vshard.size() * sizeof(V) + value_offset : 0),
+          vout_b(pairs ? capacity * sizeof(V) + value_offset : 0);
+      V* const vin = reinterpret_cast<V*>(vin_b.data() + value_offset);
+      V* const vout = reinterpret_cast<V*>(vout_b.data() + value_offset);
+      if constexpr (pairs)
+        if (!vshard.empty())
+          GPUSORT_CUDA(cudaMemcpy(vin, vshard.data(), vshard.size() * sizeof(V), cudaMemcpyHostToDevice));
       fabric_rank tx(f, r);
       gpusort::multi::options o;
       o.direction = dir;
@@ -91,18 +98,19 @@ sorted_out<K, V> run_fabric(const std::vector<K>& keys, const std::vector<V>& va
       o.stream = st.get();
       const std::size_t vs = pairs ? sizeof(V) : 0;
       std::size_t bytes = 0;
-      mp::sort_with<K>(tx, nullptr, &bytes, in.data(), out.data(), pairs ? vin.data() : nullptr,
-                       pairs ? vout.data() : nullptr, vs, hi - lo, capacity, o, "test");
+      mp::sort_with<K>(tx, nullptr, &bytes, in.data(), out.data(), pairs ? vin : nullptr, pairs ? vout : nullptr, vs,
+                       hi - lo, capacity, o, "test");
       device_buffer<std::uint8_t> temp(bytes);
-      const auto res = mp::sort_with<K>(tx, temp.data(), &bytes, in.data(), out.data(), pairs ? vin.data() : nullptr,
-                                        pairs ? vout.data() : nullptr, vs, hi - lo, capacity, o, "test");
+      const auto res = mp::sort_with<K>(tx, temp.data(), &bytes, in.data(), out.data(), pairs ? vin : nullptr,
+                                        pairs ? vout : nullptr, vs, hi - lo, capacity, o, "test");
       st.sync();
       auto& mine = per[std::size_t(r)];
       mine.keys = out.download();
       mine.keys.resize(res.count);
       if constexpr (pairs) {
-        mine.vals = vout.download();
         mine.vals.resize(res.count);
+        if (res.count)
+          GPUSORT_CUDA(cudaMemcpy(mine.vals.data(), vout, res.count * sizeof(V), cudaMemcpyDeviceToHost));
       }
       mine.counts = res.counts;
     } catch (...) {
@@ -271,6 +279,21 @@ TEST_F(GpuMulti, BitRangesAndOddValueWidths) {
       ASSERT_EQ(got.keys[i], keys[idx[i]]);
     }
   }
+}
+
+// Values not aligned to their width (8-byte values 4 bytes into their
+// buffers) cannot ride as a payload: they move by index (payload.cuh's rule).
+TEST_F(GpuMulti, MisalignedValues) {
+  const std::size_t n = 90007;
+  const auto keys = h::generate<std::uint32_t>(dist::zipf, n, 6);
+  std::vector<std::uint64_t> vals(n);
+  std::iota(vals.begin(), vals.end(), std::uint64_t(0));
+  const auto got = run_fabric<std::uint32_t, std::uint64_t>(keys, vals, shard_bounds(n, 3, false, 0), 3,
+                                                             gpusort::order::ascending,
+                                                             gpusort::multi::output_capacity(n, 3), 0, -1, 4);
+  const auto idx = oracle(keys, gpusort::order::ascending);
+  ASSERT_EQ(got.vals.size(), n);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.vals[i], idx[i]) << "misaligned values, at " << i;
 }
 
 TEST_F(GpuMulti, BadArguments) {

@@ -67,7 +67,7 @@ call_context context_for(const char* op, key_type t, const sort_spec& s, const o
 
 // Sizing phase: the inner calls see a stand-in for pointers that the scratch
 // will hold (they check pointers before sizing, and never read them).
-void* stand_in(void* p, bool sizing) { return sizing ? reinterpret_cast<void*>(std::uintptr_t(256)) : p; }
+void* stand_in(void* p, bool sizing) { return sizing ? detail::stand_in<void>(0) : p; }
 
 std::size_t row_len(const sort_spec& s) { return s.rows ? s.n / s.rows : 0; }
 int offset_bytes_for(const sort_spec& s) { return s.n <= 0xFFFFFFFFull ? 4 : 8; }

@@ -43,9 +43,6 @@ template <class K> constexpr bool topk_built() {
   return false;
 }
 
-// Sizes do not depend on addresses: the scratch queries of the inner sorts
-// get stand-ins (distinct, so that they size an out-of-place call).
-template <class T> T* stand_in(int which) { return reinterpret_cast<T*>(std::uintptr_t(256 * (which + 1))); }
 
 options inner_options(const topk_options& opt, bool descending, int end_bit) {
   options o;

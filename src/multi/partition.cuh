@@ -17,6 +17,7 @@
 
 #include "multi/plan.hpp"
 #include "multi/tuning.hpp"
+#include "partition/policy.cuh"
 
 #include <gpusort/detail/block/rank.cuh>
 #include <gpusort/detail/core/payload.cuh>
@@ -74,7 +75,8 @@ struct shard_tile {
 template <class U, class P> struct shard_policy {
   static constexpr int threads = tuning::threads;
   static constexpr int count_items = tuning::count_items;
-  static constexpr int scatter_items = multi::scatter_items<U, P>;
+  static constexpr int scatter_items =
+      partition::scatter_items_for<tuning::threads, tuning::exchange_bytes, tuning::max_scatter_items, U, P>;
   static constexpr int bits = tuning::bucket_bits;
   static constexpr int buckets = max_ranks;
   static constexpr int tree_levels = 1;  // unused: the policy classifies

@@ -48,21 +48,19 @@
 
 namespace gpusort::detail::multi {
 
-// Stand-in addresses for the sizing phase of a two-phase call, whose pointer
-// checks want non-null buffers it never touches (distinct ones size an
-// out-of-place call, equal ones an in-place call).
-template <class T> T* sizing_ptr(int which = 0) { return reinterpret_cast<T*>(std::uintptr_t(4096 * (which + 1))); }
-
-// Values of widths without a payload type (3, 5, 6, 7, 9 to 15 bytes) are
-// partitioned as their positions, then gathered.
-inline bool moves_by_index(std::size_t vs) { return vs != 0 && vs != 1 && vs != 2 && vs != 4 && vs != 8 && vs != 16; }
+// Values that cannot travel as a payload (a width with no payload type, or
+// arrays not aligned to it: payload.cuh's rule) are partitioned as their
+// positions, then gathered.
+template <class C> bool moves_by_index(const shard_call<C>& c) {
+  return c.val_size != 0 && !travels_as_payload(c.val_size, c.vals_in, c.vals_out);
+}
 
 // One sort after the exchange instead of sorts and merges: what the merges'
 // full-range order cannot do (a partial bit range) or cannot move (values
-// without a payload type). The own bucket is copied into its place between
+// that move by index). The own bucket is copied into its place between
 // the lower and the higher ranks' keys while they arrive, and the library's
 // stable sort of the whole keeps every source rank's keys in input order.
-inline bool one_sort(bool full_range, std::size_t vs) { return !full_range || moves_by_index(vs); }
+template <class C> bool one_sort(const shard_call<C>& c) { return !c.ord.full_range() || moves_by_index(c); }
 
 // The scratch of one rank's call; sized (base null) and carved by the same code.
 template <class C> struct shard_layout {
@@ -103,21 +101,21 @@ template <class C> struct shard_layout {
     // the sizes of the sub-calls' scratch
     options order_opt;
     order_opt.stream = c.stream;
-    sort_device<U>(nullptr, &order_bytes, sizing_ptr<U>(0), sizing_ptr<U>(1), sizing_ptr<std::uint32_t>(2),
-                   sizing_ptr<std::uint32_t>(3), sizeof(std::uint32_t), S, order_opt, "multi sample order");
-    c.ctx->check(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, sizing_ptr<std::uint64_t>(),
-                                               sizing_ptr<std::uint64_t>(), std::int64_t(S), c.stream),
+    sort_device<U>(nullptr, &order_bytes, stand_in<U>(0), stand_in<U>(1), stand_in<std::uint32_t>(2),
+                   stand_in<std::uint32_t>(3), sizeof(std::uint32_t), S, order_opt, "multi sample order");
+    c.ctx->check(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, stand_in<std::uint64_t>(0),
+                                               stand_in<std::uint64_t>(0), std::int64_t(S), c.stream),
                  "cub::DeviceScan::InclusiveSum (sizing)");
-    c.ctx->check(cub::DeviceScan::ExclusiveSum(nullptr, table_bytes, sizing_ptr<std::size_t>(),
-                                               sizing_ptr<std::size_t>(), std::int64_t(cells), c.stream),
+    c.ctx->check(cub::DeviceScan::ExclusiveSum(nullptr, table_bytes, stand_in<std::size_t>(0),
+                                               stand_in<std::size_t>(0), std::int64_t(cells), c.stream),
                  "cub::DeviceScan::ExclusiveSum (sizing)");
     // the local sorts take up to `cap` keys; the algorithm `automatic` picks
     // may change with n, so every size class up to cap is asked
     auto local = [&](std::size_t m) {
       for (int in_place = 0; in_place < 2; ++in_place) {
         std::size_t b = 0;
-        (*c.local_sort)(nullptr, &b, sizing_ptr<C>(0), sizing_ptr<C>(in_place ? 0 : 1),
-                        vs ? sizing_ptr<std::uint8_t>(2) : nullptr, vs ? sizing_ptr<std::uint8_t>(in_place ? 2 : 3) : nullptr,
+        (*c.local_sort)(nullptr, &b, stand_in<C>(0), stand_in<C>(in_place ? 0 : 1),
+                        vs ? stand_in<std::uint8_t>(2) : nullptr, vs ? stand_in<std::uint8_t>(in_place ? 2 : 3) : nullptr,
                         m);
         local_bytes = std::max(local_bytes, b);
       }
@@ -158,7 +156,7 @@ template <class C> struct shard_layout {
     recv_v = plan.take<std::uint8_t>(cap * vs);
     run_k = plan.take<C>(cap);
     run_v = plan.take<std::uint8_t>(cap * vs);
-    for (auto& x : index) x = plan.take<std::uint64_t>(moves_by_index(vs) ? n : 0);
+    for (auto& x : index) x = plan.take<std::uint64_t>(moves_by_index(c) ? n : 0);
     local_temp = plan.take<std::uint8_t>(local_bytes);
     splits = plan.take<std::size_t>(host::merge_runs_splits<C>(cap, vs));
     bytes = plan.bytes();
@@ -249,17 +247,19 @@ template <class C> traffic partition_and_count(const shard_call<C>& c, const sha
   cuts_kernel<<<unsigned((p + ST - 1) / ST), ST, 0, st>>>(L.all, L.sidx[1], L.cumulative, S, p, r, L.cuts);
   ctx.check_launch("multi cuts");
   if (tiles > 0) {
-    switch (vs) {
-      case 0: partition_shard<C, no_value>(c, L, tiles, nullptr, nullptr); break;
-      case 1: partition_shard<C, payload_of<1>::type>(c, L, tiles, c.vals_in, L.part_v); break;
-      case 2: partition_shard<C, payload_of<2>::type>(c, L, tiles, c.vals_in, L.part_v); break;
-      case 4: partition_shard<C, payload_of<4>::type>(c, L, tiles, c.vals_in, L.part_v); break;
-      case 8: partition_shard<C, payload_of<8>::type>(c, L, tiles, c.vals_in, L.part_v); break;
-      case 16: partition_shard<C, payload_of<16>::type>(c, L, tiles, c.vals_in, L.part_v); break;
-      default:  // positions move, then the values follow them
-        launch_iota(ctx, L.index[0], true, n, st);
-        partition_shard<C, std::uint64_t>(c, L, tiles, L.index[0], L.index[1]);
-        launch_gather(ctx, c.vals_in, L.part_v, L.index[1], true, n, vs, st);
+    if (moves_by_index(c)) {  // positions move, then the values follow them
+      launch_iota(ctx, L.index[0], true, n, st);
+      partition_shard<C, std::uint64_t>(c, L, tiles, L.index[0], L.index[1]);
+      launch_gather(ctx, c.vals_in, L.part_v, L.index[1], true, n, vs, st);
+    } else {
+      switch (vs) {
+        case 0: partition_shard<C, no_value>(c, L, tiles, nullptr, nullptr); break;
+        case 1: partition_shard<C, payload_of<1>::type>(c, L, tiles, c.vals_in, L.part_v); break;
+        case 2: partition_shard<C, payload_of<2>::type>(c, L, tiles, c.vals_in, L.part_v); break;
+        case 4: partition_shard<C, payload_of<4>::type>(c, L, tiles, c.vals_in, L.part_v); break;
+        case 8: partition_shard<C, payload_of<8>::type>(c, L, tiles, c.vals_in, L.part_v); break;
+        default: partition_shard<C, payload_of<16>::type>(c, L, tiles, c.vals_in, L.part_v); break;
+      }
     }
   }
   counts_kernel<<<unsigned((p + 1 + ST - 1) / ST), ST, 0, st>>>(L.offsets, tiles, p, n, c.capacity, L.counts);
@@ -376,7 +376,6 @@ template <class C> void sort_shard(const shard_call<C>& c) {
   owned_event ev_start(ctx, c.timed), ev_part(ctx, c.timed), ev_x(ctx, c.timed), ev_sorted(ctx, c.timed),
       ev_end(ctx, c.timed);
   if (c.timed) ctx.check(cudaEventRecord(ev_start.e, st), "cudaEventRecord");
-  c.out->timed = c.timed;
   if (p == 1) {  // one rank: the local sort is the whole sort
     if (n > c.capacity)
       ctx.fail(errc::invalid_argument, "rank 0 receives " + std::to_string(n) + " keys, over its capacity of " +
@@ -406,7 +405,7 @@ template <class C> void sort_shard(const shard_call<C>& c) {
   }
 
   // ---- exchange, then sort and merge -----------------------------------------------
-  const bool single = one_sort(c.ord.full_range(), vs);
+  const bool single = one_sort(c);
   owned_stream xs(ctx);
   ctx.check(cudaStreamWaitEvent(xs.s, ev_part.e, 0), "cudaStreamWaitEvent");
   const receipts x = exchange_buckets(c, L, t, single, xs.s);

@@ -21,7 +21,6 @@ namespace gpusort::detail::multi {
 struct shard_result {
   std::size_t count = 0;
   std::vector<std::size_t> counts;
-  bool timed = false;
   float partition_ms = 0;  // sample, splitters, partition, counts (to the host)
   float exchange_ms = 0;   // the transport's group of sends and receives
   float sort_ms = 0;       // the local sorts (the own bucket's overlaps the exchange)

@@ -1,8 +1,6 @@
 // The multi-GPU sort's constants, read by its kernels and its host driver.
 #pragma once
 
-#include <cstddef>
-
 namespace gpusort::detail::multi {
 
 struct tuning {
@@ -19,15 +17,5 @@ struct tuning {
   // the small kernels (sample, order, cuts, counts)
   static constexpr int small_threads = 256;
 };
-
-// Keys per thread in one scatter chunk: the exchange holds a chunk of the
-// larger of key and value.
-template <class U, class P>
-inline constexpr std::size_t widest = sizeof(U) > sizeof(P) ? sizeof(U) : sizeof(P);
-template <class U, class P>
-inline constexpr int scatter_items =
-    std::size_t(tuning::exchange_bytes) / (tuning::threads * widest<U, P>) < std::size_t(tuning::max_scatter_items)
-        ? int(std::size_t(tuning::exchange_bytes) / (tuning::threads * widest<U, P>))
-        : tuning::max_scatter_items;
 
 }  // namespace gpusort::detail::multi

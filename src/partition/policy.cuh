@@ -62,6 +62,16 @@ __device__ __forceinline__ void use_segment(Tree& tree, const Ord& ord, const Po
 
 template <class Policy> inline constexpr unsigned pad_bucket = (1u << Policy::bits) - 1;
 
+// Keys a thread per scatter chunk (a policy's scatter_items) when the
+// chunk's exchange holds the larger of key and value in EXCHANGE_BYTES of
+// static shared memory: at most MAX.
+template <int THREADS, int EXCHANGE_BYTES, int MAX, class U, class P>
+inline constexpr int scatter_items_for =
+    std::size_t(EXCHANGE_BYTES) / (std::size_t(THREADS) * (sizeof(U) > sizeof(P) ? sizeof(U) : sizeof(P))) <
+            std::size_t(MAX)
+        ? int(std::size_t(EXCHANGE_BYTES) / (std::size_t(THREADS) * (sizeof(U) > sizeof(P) ? sizeof(U) : sizeof(P))))
+        : MAX;
+
 // The bucket of carried key k, at `index` of the source.
 template <class Tree, class Ord, class Policy, class U>
 __device__ __forceinline__ unsigned classify(const Tree& tree, const Ord& ord, const Policy& pol, U k,

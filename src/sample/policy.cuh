@@ -14,6 +14,7 @@
 // Ranked stably (warp multi-split), chunks in order: the scatter is stable.
 #pragma once
 
+#include "partition/policy.cuh"
 #include "sample/segments.cuh"
 #include "sample/tuning.cuh"
 
@@ -28,7 +29,8 @@ namespace gpusort::detail::sample {
 template <class U, class P> struct level_policy {
   static constexpr int threads = tuning::threads;
   static constexpr int count_items = tuning::count_items;
-  static constexpr int scatter_items = sample::scatter_items<U, P>;
+  static constexpr int scatter_items =
+      partition::scatter_items_for<tuning::threads, tuning::exchange_bytes, tuning::max_scatter_items, U, P>;
   static constexpr int bits = tuning::bucket_bits;
   static constexpr int buckets = tuning::buckets;
   static constexpr int tree_levels = tuning::tree_levels;

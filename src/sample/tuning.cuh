@@ -63,17 +63,6 @@ static_assert(tuning::max_samples >= tuning::min_samples);
 static_assert(tuning::buckets < (1 << tuning::bucket_bits) && tuning::pack_threads > tuning::buckets);
 static_assert(tuning::tile % (tuning::threads * tuning::count_items) == 0);
 
-// Keys per thread in one scatter chunk: the exchange holds a chunk of the
-// larger of key and value.
-template <class U, class P>
-inline constexpr std::size_t scatter_widest = sizeof(U) > sizeof(P) ? sizeof(U) : sizeof(P);
-template <class U, class P>
-inline constexpr int scatter_items =
-    int(std::size_t(tuning::exchange_bytes) / (tuning::threads * scatter_widest<U, P>) <
-                std::size_t(tuning::max_scatter_items)
-            ? std::size_t(tuning::exchange_bytes) / (tuning::threads * scatter_widest<U, P>)
-            : std::size_t(tuning::max_scatter_items));
-
 // Samples drawn from a segment of `size` keys.
 __host__ __device__ constexpr int sample_count(std::size_t size) {
   const std::size_t m = size / tuning::sample_every;

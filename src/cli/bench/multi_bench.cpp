@@ -61,12 +61,6 @@ const char* usage =
     "  convenience call (nccl_sample_xN_host). Defaults: every visible GPU,\n"
     "  --key u32 --value - --n 2^31 --dist uniform --reps 10.\n";
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 struct no_value {};
 
 row make_row(const std::string& algo, const std::string& key, const std::string& value, const std::string& dist,

@@ -16,6 +16,7 @@
 
 #include "device_env.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -24,6 +25,13 @@
 #include <vector>
 
 namespace gpusort::cli::bench {
+
+// The median of timed runs (0 for none).
+inline double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
 
 // One configuration of a row timed in several (device_sorter::variants).
 struct row_config {

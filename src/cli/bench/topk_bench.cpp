@@ -43,11 +43,6 @@ const char* usage =
     "  with --rows/--cols, the k best of every row (distribution rows<C>).\n"
     "  Defaults: --key f32 --n 2^28 --k 1024 --dist uniform --reps 10.\n";
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 // Times f (enqueued on s.stream) warmup + reps times; the median in ms.
 double time_runs(gpu_session& s, int reps, const std::function<void()>& f) {
   std::vector<double> ms;

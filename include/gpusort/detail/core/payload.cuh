@@ -25,6 +25,15 @@ template <> struct payload_of<4> { using type = std::uint32_t; };
 template <> struct payload_of<8> { using type = std::uint64_t; };
 template <> struct payload_of<16> { using type = payload16; };
 
+// Whether values of `width` bytes at these addresses can travel as
+// payload_of<width>: a payload width, and both arrays aligned to it (else
+// they travel as an index and a gather, as src/core/run_family.cuh does).
+inline bool travels_as_payload(std::size_t width, const void* in, const void* out) {
+  if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) return false;
+  const std::size_t align = width == 16 ? alignof(payload16) : width;
+  return reinterpret_cast<std::uintptr_t>(in) % align == 0 && reinterpret_cast<std::uintptr_t>(out) % align == 0;
+}
+
 // Bytes rounded up to 16: arrays carved one after another from shared
 // memory each start aligned for 16-byte accesses.
 inline constexpr std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }

@@ -29,4 +29,10 @@ class temp_layout {
   std::size_t bytes_ = 0;
 };
 
+// Stand-in addresses for the sizing phase of an inner two-phase call, whose
+// pointer checks want non-null buffers it never touches; sizes do not depend
+// on addresses, only on which are distinct (distinct ones size an
+// out-of-place call, equal ones an in-place call).
+template <class T> T* stand_in(int which) { return reinterpret_cast<T*>(std::uintptr_t(256 * (which + 1))); }
+
 }  // namespace gpusort::detail
