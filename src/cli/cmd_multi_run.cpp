@@ -13,8 +13,9 @@
 // Every rank generates the same input (--n keys of --dist, --seed), sorts
 // its equal shard (pairs: value = original index, --pairs), and checks its
 // output range against std::stable_sort of the whole input, bit for bit
-// (pairs: the stable permutation), with its share of n / p. Exit 0 when
-// every rank passed.
+// (pairs: the stable permutation), with its share of n / p. --key, --dist
+// and --n take comma lists (--key all: every key type); every combination
+// runs over the one communicator. Exit 0 when every rank passed every one.
 #include "args.hpp"
 #include "commands.hpp"
 #include "keys.hpp"
@@ -45,9 +46,10 @@ namespace {
 
 const char* usage =
     "usage: gpusort multi-run (--threads N | --procs N | under mpirun/srun --id-file PATH)\n"
-    "                         [--key K] [--pairs] [--n N] [--dist D] [--seed S] [--descending]\n"
+    "                         [--key K,..|all] [--pairs] [--n N,..] [--dist D,..] [--seed S] [--descending]\n"
     "  sorts --n generated keys (default 2^24 u32 uniform) over N GPUs with the\n"
-    "  multi-GPU sort and checks every rank's range against std::stable_sort.\n";
+    "  multi-GPU sort and checks every rank's range against std::stable_sort;\n"
+    "  lists run every combination.\n";
 
 struct job {
   std::string key = "u32", dist = "uniform";
@@ -61,7 +63,7 @@ void nccl_ok(ncclResult_t r, const char* what) {
 }
 
 // One rank: sort its shard, check its range. Returns whether it passed.
-template <class K> bool run_rank(const job& j, ncclComm_t comm, int rank, int ranks) {
+template <class K> bool run_rank(const job& j, ncclComm_t comm, int rank, int ranks, bool loud) {
   harness::dist d;
   if (!harness::parse_dist(j.dist, d)) throw usage_error("unknown distribution '" + j.dist + "'");
   const auto keys = harness::generate<K>(d, j.n, j.seed);
@@ -116,21 +118,71 @@ template <class K> bool run_rank(const job& j, ncclComm_t comm, int rank, int ra
     ok = std::memcmp(&got[i], &keys[idx[at + i]], sizeof(K)) == 0;
     if (ok && j.pairs) ok = gv[i] == idx[at + i];
   }
+  if (!loud && ok) return true;
   const double share = double(j.n) / ranks;
   std::printf("rank %d/%d (GPU %d): %zu keys (%.2f%% of n / p) in %.3f ms: partition %.3f, exchange %.3f, sorts %.3f, "
-              "merges %.3f; %s\n",
+              "merges %.3f; %s %s %s n=%zu %s\n",
               rank, ranks, [] { int dv = -1; cudaGetDevice(&dv); return dv; }(), res.count,
               share > 0 ? 100.0 * double(res.count) / share : 100.0, ms, double(res.partition_ms),
-              double(res.exchange_ms), double(res.sort_ms), double(res.merge_ms), ok ? "verified" : "WRONG");
+              double(res.exchange_ms), double(res.sort_ms), double(res.merge_ms), ok ? "verified" : "WRONG", j.key.c_str(),
+              j.dist.c_str(), j.n, j.pairs ? "pairs" : "keys");
   std::fflush(stdout);
   return ok;
 }
 
-bool run_key(const job& j, ncclComm_t comm, int rank, int ranks) {
-  bool ok = false;
-  if (!with_key(j.key, [&]<class K>() { ok = run_rank<K>(j, comm, rank, ranks); }))
-    throw usage_error("unknown key type '" + j.key + "'");
-  return ok;
+// Every job over one communicator; a line per job when there is one, else
+// per failure, and a summary per rank.
+bool run_jobs(const std::vector<job>& jobs, ncclComm_t comm, int rank, int ranks) {
+  std::size_t passed = 0;
+  for (const job& j : jobs) {
+    bool ok = false;
+    if (!with_key(j.key, [&]<class K>() { ok = run_rank<K>(j, comm, rank, ranks, jobs.size() == 1); }))
+      throw usage_error("unknown key type '" + j.key + "'");
+    passed += ok;
+  }
+  if (jobs.size() > 1) {
+    std::printf("rank %d/%d: %zu of %zu cases verified\n", rank, ranks, passed, jobs.size());
+    std::fflush(stdout);
+  }
+  return passed == jobs.size();
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= s.size()) {
+    const std::size_t c = std::min(s.find(',', at), s.size());
+    if (c > at) out.push_back(s.substr(at, c - at));
+    at = c + 1;
+  }
+  return out;
+}
+
+// Every combination of the --key, --dist and --n lists, checked before any
+// GPU work so that a typo fails at once on every rank.
+std::vector<job> jobs_of(const parsed_args& a) {
+  job base;
+  base.pairs = a.flag("pairs");
+  base.descending = a.flag("descending");
+  base.seed = parse_count(a.value_or("seed", "1"), "--seed");
+  std::vector<std::string> keys = split_list(a.value_or("key", "u32"));
+  if (keys.size() == 1 && keys[0] == "all") keys.assign(std::begin(key_names), std::end(key_names));
+  std::vector<job> jobs;
+  for (const auto& k : keys) {
+    if (!with_key(k, []<class>() {})) throw usage_error("unknown key type '" + k + "'");
+    for (const auto& d : split_list(a.value_or("dist", "uniform"))) {
+      harness::dist dd;
+      if (!harness::parse_dist(d, dd)) throw usage_error("unknown distribution '" + d + "'");
+      for (const auto& n : split_list(a.value_or("n", "2^24"))) {
+        job j = base;
+        j.key = k;
+        j.dist = d;
+        j.n = std::size_t(parse_count(n, "--n"));
+        jobs.push_back(j);
+      }
+    }
+  }
+  return jobs;
 }
 
 // This process's rank and size under a launcher, if any.
@@ -161,13 +213,7 @@ int cmd_multi_run(int argc, char** argv) {
     return exit_ok;
   }
   a.expect_positionals(0, 0, "no positional arguments");
-  job j;
-  j.key = a.value_or("key", "u32");
-  j.dist = a.value_or("dist", "uniform");
-  j.pairs = a.flag("pairs");
-  j.descending = a.flag("descending");
-  j.n = std::size_t(parse_count(a.value_or("n", "2^24"), "--n"));
-  j.seed = parse_count(a.value_or("seed", "1"), "--seed");
+  const std::vector<job> jobs = jobs_of(a);
   int rank = 0, size = 0, local = 0;
   if (a.value("threads")) {  // one process, a thread per GPU
     const int g = int(parse_count(*a.value("threads"), "--threads"));
@@ -181,7 +227,7 @@ int cmd_multi_run(int argc, char** argv) {
       threads.emplace_back([&, q] {
         cudaSetDevice(q);
         try {
-          ok[std::size_t(q)] = run_key(j, comms[std::size_t(q)], q, g);
+          ok[std::size_t(q)] = run_jobs(jobs, comms[std::size_t(q)], q, g);
         } catch (const std::exception& e) {
           std::fprintf(stderr, "rank %d: %s\n", q, e.what());
         }
@@ -232,7 +278,7 @@ int cmd_multi_run(int argc, char** argv) {
       cudaSetDevice(devices > 0 ? local % devices : 0);
       ncclComm_t comm;
       nccl_ok(ncclCommInitRank(&comm, size, id, rank), "ncclCommInitRank");
-      ok = run_key(j, comm, rank, size);
+      ok = run_jobs(jobs, comm, rank, size);
       ncclCommDestroy(comm);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
@@ -269,7 +315,7 @@ int cmd_multi_run(int argc, char** argv) {
   cudaSetDevice(devices > 0 ? local % devices : 0);
   ncclComm_t comm;
   nccl_ok(ncclCommInitRank(&comm, size, id, rank), "ncclCommInitRank");
-  const bool ok = run_key(j, comm, rank, size);
+  const bool ok = run_jobs(jobs, comm, rank, size);
   ncclCommDestroy(comm);
   if (rank == 0) std::remove(path.c_str());
   return ok ? exit_ok : exit_failure;
