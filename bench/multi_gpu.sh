@@ -39,7 +39,7 @@ if command -v mpirun >/dev/null; then
 fi
 echo "== checks: $fails failed"
 echo "== bench -> $csv"
-tmp=$(mktemp -d)
+tmp=${MULTI_GPU_PARTS:-$(mktemp -d)}; mkdir -p "$tmp"
 if [ "$N" -le 2 ]; then
   $G bench-multi --gpus "$N" --key u32 --n 2^31 --dist uniform,equal,zipf --csv "$tmp/a.csv"
   $G bench-multi --gpus "$N" --key u64 --value u64 --n 2^30 --csv "$tmp/b.csv"

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <exception>
 #include <numeric>
@@ -316,6 +317,49 @@ TEST_F(GpuMulti, BadArguments) {
   } catch (const gpusort::error& e) {
     EXPECT_EQ(e.code(), gpusort::errc::invalid_argument) << e.what();
   }
+}
+
+// ---- scale: the sizes of the bench rows, on one device ------------------------------
+// GPUSORT_MULTI_SCALE_N u64 keys + u64 values (2^29 fits an 80 GB card): the
+// local sort of one rank's bucket out of place and in place (radix_msd at
+// these sizes), then p = 2 fabric ranks over all of it; checked with the
+// harness's parallel checks (the stable permutation).
+TEST_F(GpuMulti, PairsAtScale) {
+  const char* env = std::getenv("GPUSORT_MULTI_SCALE_N");
+  if (!env) GTEST_SKIP() << "set GPUSORT_MULTI_SCALE_N (e.g. 536870912) to run the multi-GPU sort at bench sizes";
+  const std::size_t n = std::strtoull(env, nullptr, 0);
+  using K = std::uint64_t;
+  using V = std::uint64_t;
+  const auto keys = h::generate<K>(dist::uniform, n, 5);
+  gpusort::options opt;
+  {
+    const std::size_t m = n / 2 + 4097;
+    std::vector<V> idx(m);
+    std::iota(idx.begin(), idx.end(), V(0));
+    for (bool in_place : {false, true}) {
+      device_buffer<K> kin(std::vector<K>(keys.begin(), keys.begin() + std::ptrdiff_t(m)));
+      device_buffer<V> vin(idx);
+      device_buffer<K> kout(in_place ? 0 : m);
+      device_buffer<V> vout(in_place ? 0 : m);
+      K* ko = in_place ? kin.data() : kout.data();
+      V* vo = in_place ? vin.data() : vout.data();
+      gpusort::sort_pairs<K, V>(kin.data(), ko, vin.data(), vo, m, opt);
+      GPUSORT_CUDA(cudaDeviceSynchronize());
+      std::vector<K> gk(m);
+      std::vector<V> gv(m);
+      GPUSORT_CUDA(cudaMemcpy(gk.data(), ko, m * sizeof(K), cudaMemcpyDeviceToHost));
+      GPUSORT_CUDA(cudaMemcpy(gv.data(), vo, m * sizeof(V), cudaMemcpyDeviceToHost));
+      const auto c = h::verify_pairs_fast(keys.data(), gk.data(), gv.data(), m, opt, true);
+      ASSERT_TRUE(c.ok) << "one device, " << m << " pairs" << (in_place ? " in place: " : ": ") << c.message;
+    }
+  }
+  std::vector<V> vals(n);
+  std::iota(vals.begin(), vals.end(), V(0));
+  const auto got = run_fabric<K, V>(keys, vals, shard_bounds(n, 2, false, 0), 2, gpusort::order::ascending,
+                                    gpusort::multi::output_capacity(n, 2));
+  ASSERT_EQ(got.keys.size(), n);
+  const auto c = h::verify_pairs_fast(keys.data(), got.keys.data(), got.vals.data(), n, opt, true);
+  ASSERT_TRUE(c.ok) << "2 fabric ranks, " << n << " pairs: " << c.message;
 }
 
 // ---- NCCL: the public calls, a thread per visible GPU -----------------------------

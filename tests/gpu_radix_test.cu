@@ -284,6 +284,31 @@ template <class K> void test_msd_edges() {
 template <class K> class GpuRadixMsdEdges : public t::gpu_test {};
 TYPED_TEST_SUITE(GpuRadixMsdEdges, t::key_types, t::key_name);
 TYPED_TEST(GpuRadixMsdEdges, LevelsAndSkew) { test_msd_edges<TypeParam>(); }
+class GpuRadixMsdEdgesLarge : public t::gpu_test {};
+
+// Above lsd_max_keys the plan has no LSD mode (and no LSD buffers): u64
+// keys, and pairs in place, bit for bit against CUB.
+TEST_F(GpuRadixMsdEdgesLarge, AboveLsdMaxKeys) {
+  using K = std::uint64_t;
+  namespace md = gpusort::detail::radix_msd;
+  const std::size_t n = md::tuning<K, gpusort::detail::no_value>::lsd_max_keys + 4097;
+  const auto in = t::h::generate<K>(t::h::dist::uniform, n, 9400);
+  const auto opt = t::make_options(gpusort::order::ascending, 0, -1, algorithm::radix_msd);
+  std::vector<std::uint32_t> idx(n);
+  std::iota(idx.begin(), idx.end(), 0u);
+  t::device_buffer<K> kin(in), kout(n), ref(n);
+  gpusort::sort_keys(kin.data(), kout.data(), n, opt);
+  t::cub_sort_keys(kin.data(), ref.data(), n, false, 0, 64);
+  t::device_sync();
+  const auto want = ref.download();
+  ASSERT_TRUE(t::same_bits(kout.download(), want)) << n << " u64 keys differ from cub::DeviceRadixSort";
+  t::device_buffer<std::uint32_t> vin(idx), vref(n), ref_vin(idx);
+  t::cub_sort_pairs(kin.data(), ref.data(), ref_vin.data(), vref.data(), n, false, 0, 64);
+  gpusort::sort_pairs(kin.data(), kin.data(), vin.data(), vin.data(), n, opt);
+  t::device_sync();
+  ASSERT_TRUE(t::same_bits(kin.download(), want)) << n << " pairs in place: keys differ from cub::DeviceRadixSort";
+  ASSERT_EQ(vin.download(), vref.download()) << n << " pairs in place: values differ from cub::DeviceRadixSort";
+}
 
 // Digits as the kernels extract them *on the device*: digit_map::of made in
 // device code (block_sort: radix_tile and onesweep's small path) and the

@@ -228,8 +228,10 @@ int cmd_multi_run(int argc, char** argv) {
         cudaSetDevice(q);
         try {
           ok[std::size_t(q)] = run_jobs(jobs, comms[std::size_t(q)], q, g);
-        } catch (const std::exception& e) {
-          std::fprintf(stderr, "rank %d: %s\n", q, e.what());
+        } catch (const std::exception& e) {  // its peers wait on it in NCCL: stop here
+          std::fflush(stdout);
+          std::fprintf(stderr, "rank %d: %s; stopping (its peers wait on it in NCCL)\n", q, e.what());
+          std::_Exit(exit_failure);
         }
       });
     for (auto& t : threads) t.join();

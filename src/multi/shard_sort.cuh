@@ -173,10 +173,15 @@ struct owned_event {
   owned_event(const owned_event&) = delete;
   owned_event& operator=(const owned_event&) = delete;
 };
+// The exchange's stream has the device's highest priority: its copy blocks
+// take SMs before the own bucket's sort, which would otherwise fill them
+// and leave NVLink idle.
 struct owned_stream {
   cudaStream_t s = nullptr;
   explicit owned_stream(const call_context& ctx) {
-    ctx.check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    int least = 0, greatest = 0;
+    ctx.check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+    ctx.check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority");
   }
   ~owned_stream() { cudaStreamDestroy(s); }
   owned_stream(const owned_stream&) = delete;

@@ -128,8 +128,9 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
     const int constant = __syncthreads_or(s.first_hist[pass * T::bins + b] == n);
     if (b == 0) skip[j] = constant;
   }
-  // LSD mode's bases: every pass's exclusive scan (used only in LSD mode)
-  for (int pass = 0; pass < s.levels; ++pass) {
+  // LSD mode's bases: every pass's exclusive scan (used only in LSD mode;
+  // above lsd_max_keys LSD mode has no buffers)
+  for (int pass = 0; lsd.allowed && pass < s.levels; ++pass) {
     lsd.base[pass * T::bins + b] =
         block::block_exclusive_sum<T::bins>((unsigned long long)s.first_hist[pass * T::bins + b], scan_sums);
     __syncthreads();  // scan_sums is reused by the next pass's scan

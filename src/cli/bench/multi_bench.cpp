@@ -41,8 +41,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -101,7 +101,6 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
   std::vector<std::vector<double>> total(ranks), part(ranks), xch(ranks), srt(ranks), mrg(ranks);
   std::vector<std::vector<K>> out_k(ranks);
   std::vector<std::vector<VT>> out_v(ranks);
-  std::vector<std::exception_ptr> errors(ranks);
   std::barrier<> bar(g);
   auto rank_main = [&](int q) {
     try {
@@ -158,8 +157,11 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
             cudaMemcpy(out_v[std::size_t(q)].data(), vout.get(), res.count * sizeof(VT), cudaMemcpyDeviceToHost),
             "download values");
       }
-    } catch (...) {
-      errors[std::size_t(q)] = std::current_exception();
+    } catch (const std::exception& e) {
+      // the other ranks wait on this one inside NCCL and cannot be joined
+      std::fflush(stdout);
+      std::fprintf(stderr, "gpusort bench: rank %d failed: %s; stopping (its peers wait on it in NCCL)\n", q, e.what());
+      std::_Exit(exit_failure);
     }
   };
   {
@@ -167,8 +169,6 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
     for (int q = 0; q < g; ++q) threads.emplace_back(rank_main, q);
     for (auto& t : threads) t.join();
   }
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
   // a run's time is its slowest rank's
   auto slowest = [&](const std::vector<std::vector<double>>& per) {
     std::vector<double> runs(per[0].size(), 0.0);
