@@ -8,10 +8,11 @@
 #    and the script exits 1);
 # 2. bench-multi rows into bench/results/<device>-multi-x<N>.csv, each beside
 #    gpusort's one-GPU sort of the same n (sort_x1) from the same run:
-#      N = 2: 2^31 u32 keys; 2^30 u64 keys + u64 values; skewed keys (all
-#             equal, zipf); 2e9 u32 keys from host memory to host memory
-#      N > 2: 2^32 u32 keys; 2^31 u64 keys + u32 values; 16e9 u32 keys host
-#             to host
+#      N = 2: 2^31 u32 keys; 2^30 u64 keys + u64 values (both in both
+#             forms, multi::strategy); skewed keys (all equal, zipf); 2e9
+#             u32 keys from host memory to host memory
+#      N > 2: 2^32 u32 keys; 2^31 u64 keys + u32 values (both forms); 16e9
+#             u32 keys host to host
 # NCCL_NVLS_ENABLE=0 (NVLink SHARP multicast stays off on the lent machines).
 set -euo pipefail
 N=${1:?usage: bench/multi_gpu.sh N [BUILD_DIR]}
@@ -25,11 +26,13 @@ echo "== checks: one process with $N GPUs, then $N processes with one each (then
 # every key type; uniform, skewed and killer inputs; n = 0 and n < N (empty
 # shards), odd sizes; keys ascending, pairs descending (the stable permutation)
 fails=0
-D=uniform,equal,few_unique,zipf,sorted,sample_killer,float_special
-S=0,1,3,65537,300007
+# (MULTI_KEYS, MULTI_DISTS, MULTI_SIZES narrow them for a short run)
+KEYS=${MULTI_KEYS:-all}
+D=${MULTI_DISTS:-uniform,equal,few_unique,zipf,sorted,sample_killer,float_special}
+S=${MULTI_SIZES:-0,1,3,65537,300007}
 for shape in "--threads $N" "--procs $N"; do
-  $G multi-run $shape --key all --dist $D --n $S || fails=$((fails + 1))
-  $G multi-run $shape --key all --dist $D --n $S --pairs --descending || fails=$((fails + 1))
+  $G multi-run $shape --key $KEYS --dist $D --n $S || fails=$((fails + 1))
+  $G multi-run $shape --key $KEYS --dist $D --n $S --pairs --descending || fails=$((fails + 1))
 done
 if command -v mpirun >/dev/null; then
   root=()
@@ -40,16 +43,22 @@ fi
 echo "== checks: $fails failed"
 echo "== bench -> $csv"
 tmp=${MULTI_GPU_PARTS:-$(mktemp -d)}; mkdir -p "$tmp"
+# both forms of the sort on the main rows (auto is sort_first for 2 ranks,
+# partition_first above: nccl_sample_xN is the automatic one)
+# MULTI_GPU_ROWS picks among the rows a (main keys), a2 (skew), b (pairs), c (host)
+rows=" ${MULTI_GPU_ROWS:-a a2 b c} "
+has() { [[ "$rows" == *" $1 "* ]]; }
 if [ "$N" -le 2 ]; then
-  $G bench-multi --gpus "$N" --key u32 --n 2^31 --dist uniform,equal,zipf --csv "$tmp/a.csv"
-  $G bench-multi --gpus "$N" --key u64 --value u64 --n 2^30 --csv "$tmp/b.csv"
-  $G bench-multi --gpus "$N" --key u32 --n 2000000000 --host --reps 5 --csv "$tmp/c.csv"
+  other=partition_first big=2^31 pairs="--key u64 --value u64 --n 2^30" host_n=2000000000 host_reps=5
 else
-  $G bench-multi --gpus "$N" --key u32 --n 2^32 --csv "$tmp/a.csv"
-  $G bench-multi --gpus "$N" --key u64 --value u32 --n 2^31 --csv "$tmp/b.csv"
-  $G bench-multi --gpus "$N" --key u32 --n 16000000000 --host --reps 3 --csv "$tmp/c.csv"
+  other=sort_first big=2^32 pairs="--key u64 --value u32 --n 2^31" host_n=16000000000 host_reps=3
 fi
+parts=()
+has a && parts+=("$tmp/a.csv") && $G bench-multi --gpus "$N" --key u32 --n $big --strategy auto,$other --csv "$tmp/a.csv"
+has a2 && parts+=("$tmp/a2.csv") && $G bench-multi --gpus "$N" --key u32 --n $big --dist equal,zipf --csv "$tmp/a2.csv"
+has b && parts+=("$tmp/b.csv") && $G bench-multi --gpus "$N" $pairs --strategy auto,$other --csv "$tmp/b.csv"
+has c && parts+=("$tmp/c.csv") && $G bench-multi --gpus "$N" --key u32 --n $host_n --host --reps $host_reps --csv "$tmp/c.csv"
 mkdir -p bench/results
-python3 bench/merge_csv.py "$csv" "$tmp/a.csv" "$tmp/b.csv" "$tmp/c.csv"
+python3 bench/merge_csv.py "$csv" "${parts[@]}"
 echo "wrote $csv"
 [ "$fails" -eq 0 ]

@@ -1,8 +1,9 @@
 // GPU tests of the multi-GPU sort (include/gpusort/multi.hpp, src/multi/).
 //   GpuMultiFabric*   p = 2..4 ranks as threads on one device over the test
-//                     fabric (multi_fabric.hpp): every key type, both
-//                     orders, keys and pairs, skew, empty shards, n < p,
-//                     bit ranges, values of every width
+//                     fabric (multi_fabric.hpp), partition first and sort
+//                     first: every key type, both orders, keys and pairs,
+//                     skew, empty shards, n < p, bit ranges, values of
+//                     every width
 //   GpuMultiNccl*     the public calls over NCCL, one process, a thread per
 //                     visible GPU (ncclCommInitAll); the convenience call
 // The oracle is std::stable_sort of the whole input under the key order;
@@ -69,7 +70,8 @@ inline std::vector<std::size_t> shard_bounds(std::size_t n, int p, bool uneven, 
 template <class K, class V>
 sorted_out<K, V> run_fabric(const std::vector<K>& keys, const std::vector<V>& vals, const std::vector<std::size_t>& bounds,
                             int p, gpusort::order dir, std::size_t capacity, int begin_bit = 0, int end_bit = -1,
-                            std::size_t value_offset = 0) {
+                            std::size_t value_offset = 0,
+                            gpusort::multi::strategy how = gpusort::multi::strategy::automatic) {
   constexpr bool pairs = !std::is_same_v<V, no_vals>;
   fabric f(p);
   std::vector<sorted_out<K, V>> per(static_cast<std::size_t>(p));
@@ -96,6 +98,7 @@ sorted_out<K, V> run_fabric(const std::vector<K>& keys, const std::vector<V>& va
       o.direction = dir;
       o.begin_bit = begin_bit;
       o.end_bit = end_bit;
+      o.how = how;
       o.stream = st.get();
       const std::size_t vs = pairs ? sizeof(V) : 0;
       std::size_t bytes = 0;
@@ -147,33 +150,42 @@ std::vector<std::size_t> oracle(const std::vector<K>& keys, gpusort::order dir, 
   return idx;
 }
 
-// Sorts over p ranks and checks against the oracle: keys bit for bit, the
-// index values exactly (pairs), counts summing to n, and balance.
+constexpr gpusort::multi::strategy both_forms[] = {gpusort::multi::strategy::partition_first,
+                                                   gpusort::multi::strategy::sort_first};
+inline std::string form_name(gpusort::multi::strategy how) {
+  return how == gpusort::multi::strategy::sort_first ? " (sort first)" : " (partition first)";
+}
+
+// Sorts over p ranks in both forms and checks against the oracle: keys bit
+// for bit, the index values exactly (pairs), counts summing to n, and balance.
 template <class K, class I = no_vals>
-void check_sort(dist d, std::size_t n, int p, gpusort::order dir, bool uneven, const std::string& what) {
+void check_sort(dist d, std::size_t n, int p, gpusort::order dir, bool uneven, const std::string& what_) {
   const auto keys = h::generate<K>(d, n, 7 * n + std::uint64_t(p));
   std::vector<I> vals;
   if constexpr (!std::is_same_v<I, no_vals>)
     for (std::size_t i = 0; i < n; ++i) vals.push_back(I(i));
   const auto bounds = shard_bounds(n, p, uneven, n + 3);
   const std::size_t cap = gpusort::multi::output_capacity(n, p);
-  const auto got = run_fabric<K, I>(keys, vals, bounds, p, dir, cap);
   const auto idx = oracle(keys, dir);
   std::vector<K> want(n);
   for (std::size_t i = 0; i < n; ++i) want[i] = keys[idx[i]];
-  ASSERT_TRUE(same_bits(got.keys, want)) << what;
-  if constexpr (!std::is_same_v<I, no_vals>) {
-    bool same = got.vals.size() == n;
-    for (std::size_t i = 0; same && i < n; ++i) same = std::size_t(got.vals[i]) == idx[i];
-    EXPECT_TRUE(same) << what << ": not the stable permutation";
-  }
-  ASSERT_EQ(got.counts.size(), std::size_t(p));
-  for (int t = 0; t < p; ++t) {
-    const double share = double(n) / p, off = double(got.counts[std::size_t(t)]) - share;
-    if (share >= 50000) {
-      EXPECT_LE(std::abs(off), 0.05 * share) << what << ": rank " << t << " unbalanced";
+  for (auto how : both_forms) {
+    const std::string what = what_ + form_name(how);
+    const auto got = run_fabric<K, I>(keys, vals, bounds, p, dir, cap, 0, -1, 0, how);
+    ASSERT_TRUE(same_bits(got.keys, want)) << what;
+    if constexpr (!std::is_same_v<I, no_vals>) {
+      bool same = got.vals.size() == n;
+      for (std::size_t i = 0; same && i < n; ++i) same = std::size_t(got.vals[i]) == idx[i];
+      EXPECT_TRUE(same) << what << ": not the stable permutation";
     }
-    EXPECT_LE(got.counts[std::size_t(t)], cap) << what;
+    ASSERT_EQ(got.counts.size(), std::size_t(p));
+    for (int t = 0; t < p; ++t) {
+      const double share = double(n) / p, off = double(got.counts[std::size_t(t)]) - share;
+      if (share >= 50000) {
+        EXPECT_LE(std::abs(off), 0.05 * share) << what << ": rank " << t << " unbalanced";
+      }
+      EXPECT_LE(got.counts[std::size_t(t)], cap) << what;
+    }
   }
 }
 
@@ -219,10 +231,12 @@ TEST_F(GpuMulti, SmallAndEmpty) {
   std::vector<std::uint32_t> vals(n);
   std::iota(vals.begin(), vals.end(), 0u);
   const std::vector<std::size_t> bounds = {0, 0, n, n, n};
-  const auto got = run_fabric<std::uint64_t, std::uint32_t>(keys, vals, bounds, 4, gpusort::order::ascending,
-                                                            gpusort::multi::output_capacity(n, 4));
   const auto idx = oracle(keys, gpusort::order::ascending);
-  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.vals[i], idx[i]) << i;
+  for (auto how : both_forms) {
+    const auto got = run_fabric<std::uint64_t, std::uint32_t>(keys, vals, bounds, 4, gpusort::order::ascending,
+                                                              gpusort::multi::output_capacity(n, 4), 0, -1, 0, how);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.vals[i], idx[i]) << i << form_name(how);
+  }
 }
 
 // The skew rule: every rank within 5% of n / p.
@@ -236,13 +250,14 @@ TEST_F(GpuMulti, Balance) {
 TEST_F(GpuMulti, CapacityTooSmall) {
   const std::size_t n = 100000;
   const auto keys = h::generate<std::uint32_t>(dist::uniform, n, 1);
-  try {
-    run_fabric<std::uint32_t, no_vals>(keys, {}, shard_bounds(n, 2, false, 0), 2, gpusort::order::ascending, n / 4);
-    FAIL() << "no error";
-  } catch (const gpusort::error& e) {
-    EXPECT_EQ(e.code(), gpusort::errc::invalid_argument);
-    EXPECT_NE(std::string(e.what()).find("capacity"), std::string::npos) << e.what();
-  }
+  for (auto how : both_forms) try {
+      run_fabric<std::uint32_t, no_vals>(keys, {}, shard_bounds(n, 2, false, 0), 2, gpusort::order::ascending, n / 4,
+                                         0, -1, 0, how);
+      FAIL() << "no error" << form_name(how);
+    } catch (const gpusort::error& e) {
+      EXPECT_EQ(e.code(), gpusort::errc::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find("capacity"), std::string::npos) << e.what();
+    }
 }
 
 // A partial bit range and values with no payload type take one sort after
@@ -355,11 +370,13 @@ TEST_F(GpuMulti, PairsAtScale) {
   }
   std::vector<V> vals(n);
   std::iota(vals.begin(), vals.end(), V(0));
-  const auto got = run_fabric<K, V>(keys, vals, shard_bounds(n, 2, false, 0), 2, gpusort::order::ascending,
-                                    gpusort::multi::output_capacity(n, 2));
-  ASSERT_EQ(got.keys.size(), n);
-  const auto c = h::verify_pairs_fast(keys.data(), got.keys.data(), got.vals.data(), n, opt, true);
-  ASSERT_TRUE(c.ok) << "2 fabric ranks, " << n << " pairs: " << c.message;
+  for (auto how : both_forms) {
+    const auto got = run_fabric<K, V>(keys, vals, shard_bounds(n, 2, false, 0), 2, gpusort::order::ascending,
+                                      gpusort::multi::output_capacity(n, 2), 0, -1, 0, how);
+    ASSERT_EQ(got.keys.size(), n);
+    const auto c = h::verify_pairs_fast(keys.data(), got.keys.data(), got.vals.data(), n, opt, true);
+    ASSERT_TRUE(c.ok) << "2 fabric ranks, " << n << " pairs" << form_name(how) << ": " << c.message;
+  }
 }
 
 // ---- NCCL: the public calls, a thread per visible GPU -----------------------------

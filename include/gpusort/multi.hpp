@@ -41,17 +41,32 @@
 
 namespace gpusort::multi {
 
+// How each rank starts (docs/perf/multi_gpu.md compares them):
+//   partition_first  partition the unsorted shard by destination rank,
+//                    exchange, sort what arrived (the own bucket while the
+//                    exchange runs), merge
+//   sort_first       sort the whole shard, exchange its contiguous ranges
+//                    (no partition pass), merge the p sorted runs
+//                    (log2 p rounds of two-way merges)
+//   automatic        sort_first for two ranks, partition_first above
+// Partial bit ranges and values that move by index take partition_first's
+// one sort after the exchange whatever is asked.
+enum class strategy { automatic, partition_first, sort_first };
+
 struct options : gpusort::options {
   // Fill result's phase times (one more synchronisation of the stream).
   bool timed = false;
+  strategy how = strategy::automatic;
 };
 
 struct result {
   std::size_t count = 0;            // keys this rank holds: out[0, count)
   std::vector<std::size_t> counts;  // every rank's count, by rank
   // With options::timed, in milliseconds of this rank's streams: the
-  // partition (sample, splitters, scatter, counts), the exchange, the local
-  // sorts (the own bucket's overlaps the exchange) and the merges.
+  // partition (sample, splitters, scatter or split search, counts), the
+  // exchange, the local sorts (partition_first: the own bucket's overlaps
+  // the exchange; sort_first: the shard's, before the partition) and the
+  // merges.
   float partition_ms = 0, exchange_ms = 0, sort_ms = 0, merge_ms = 0;
 };
 

@@ -47,6 +47,7 @@ namespace {
 const char* usage =
     "usage: gpusort multi-run (--threads N | --procs N | under mpirun/srun --id-file PATH)\n"
     "                         [--key K,..|all] [--pairs] [--n N,..] [--dist D,..] [--seed S] [--descending]\n"
+    "                         [--strategy auto|partition_first|sort_first]\n"
     "  sorts --n generated keys (default 2^24 u32 uniform) over N GPUs with the\n"
     "  multi-GPU sort and checks every rank's range against std::stable_sort;\n"
     "  lists run every combination.\n";
@@ -54,6 +55,7 @@ const char* usage =
 struct job {
   std::string key = "u32", dist = "uniform";
   bool pairs = false, descending = false;
+  multi::strategy how = multi::strategy::automatic;
   std::size_t n = std::size_t(1) << 24;
   std::uint64_t seed = 1;
 };
@@ -89,6 +91,7 @@ template <class K> bool run_rank(const job& j, ncclComm_t comm, int rank, int ra
   multi::options o;
   o.stream = st;
   o.timed = true;
+  o.how = j.how;
   o.direction = j.descending ? order::descending : order::ascending;
   const auto t0 = std::chrono::steady_clock::now();
   const multi::result res = j.pairs ? multi::sort_pairs(in, out, vin, vout, m, cap, comm, o)
@@ -147,17 +150,6 @@ bool run_jobs(const std::vector<job>& jobs, ncclComm_t comm, int rank, int ranks
   return passed == jobs.size();
 }
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while (at <= s.size()) {
-    const std::size_t c = std::min(s.find(',', at), s.size());
-    if (c > at) out.push_back(s.substr(at, c - at));
-    at = c + 1;
-  }
-  return out;
-}
-
 // Every combination of the --key, --dist and --n lists, checked before any
 // GPU work so that a typo fails at once on every rank.
 std::vector<job> jobs_of(const parsed_args& a) {
@@ -165,6 +157,10 @@ std::vector<job> jobs_of(const parsed_args& a) {
   base.pairs = a.flag("pairs");
   base.descending = a.flag("descending");
   base.seed = parse_count(a.value_or("seed", "1"), "--seed");
+  const std::string how = a.value_or("strategy", "auto");
+  if (how == "partition_first") base.how = multi::strategy::partition_first;
+  else if (how == "sort_first") base.how = multi::strategy::sort_first;
+  else if (how != "auto") throw usage_error("--strategy: auto, partition_first or sort_first");
   std::vector<std::string> keys = split_list(a.value_or("key", "u32"));
   if (keys.size() == 1 && keys[0] == "all") keys.assign(std::begin(key_names), std::end(key_names));
   std::vector<job> jobs;
@@ -206,7 +202,7 @@ bool launched(int& rank, int& size, int& local) {
 int cmd_multi_run(int argc, char** argv) {
   parsed_args a(argc, argv, 2,
                 {{"threads", true}, {"procs", true}, {"id-file", true}, {"key", true}, {"pairs", false},
-                 {"n", true}, {"dist", true}, {"seed", true}, {"descending", false}},
+                 {"n", true}, {"dist", true}, {"seed", true}, {"descending", false}, {"strategy", true}},
                 "multi-run");
   if (a.flag("help")) {
     std::printf("%s", usage);

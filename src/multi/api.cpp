@@ -98,6 +98,8 @@ gpusort::multi::result sort_with(transport& tx, void* temp, std::size_t* temp_by
                           &ctx,
                           &sort_local,
                           opt.timed,
+                          opt.how == gpusort::multi::strategy::sort_first ||
+                              (opt.how == gpusort::multi::strategy::automatic && tx.size() == 2),
                           &out};
     sort_shard<C>(c);
     return to_result(out);

@@ -21,9 +21,9 @@ namespace gpusort::detail::multi {
 struct shard_result {
   std::size_t count = 0;
   std::vector<std::size_t> counts;
-  float partition_ms = 0;  // sample, splitters, partition, counts (to the host)
+  float partition_ms = 0;  // sample, splitters, partition or split search, counts (to the host)
   float exchange_ms = 0;   // the transport's group of sends and receives
-  float sort_ms = 0;       // the local sorts (the own bucket's overlaps the exchange)
+  float sort_ms = 0;       // the local sorts (partition first: the own bucket's overlaps the exchange)
   float merge_ms = 0;      // merging the sorted runs into the output
 };
 
@@ -48,6 +48,7 @@ template <class C> struct shard_call {
   const call_context* ctx;
   const local_sort_fn* local_sort;
   bool timed;
+  bool sort_first;           // sort the shard, then split it (else partition it first)
   shard_result* out;
 };
 

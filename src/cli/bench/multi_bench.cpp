@@ -13,6 +13,10 @@
 //                             slowest rank's, median)
 //   sort_x1                   gpusort::sort_keys / sort_pairs (automatic) of
 //                             all n keys on GPU 0, when they fit
+//   nccl_partfirst_xN, nccl_sortfirst_xN (and their phases)
+//                             with --strategy partition_first,sort_first:
+//                             each form asked for (multi::strategy), beside
+//                             nccl_sample_xN (auto, the default)
 //   nccl_sample_xN_host       with --host: gpusort::multi::sort of a pinned
 //                             host array, host to host (wall clock; the
 //                             array restored from a pristine copy before each
@@ -55,11 +59,13 @@ using namespace bench;
 
 const char* usage =
     "usage: gpusort bench-multi [--gpus N] [--key K] [--value -|u32|u64] [--n N] [--dist D,..]\n"
-    "                           [--reps R] [--host] [--csv PATH]\n"
+    "                           [--reps R] [--host] [--csv PATH] [--strategy S,..]\n"
     "  times the multi-GPU sort over N GPUs (nccl_sample_xN, with its phases) and\n"
     "  gpusort's one-GPU sort of the same n (sort_x1); --host adds the host-to-host\n"
     "  convenience call (nccl_sample_xN_host). Defaults: every visible GPU,\n"
-    "  --key u32 --value - --n 2^31 --dist uniform --reps 10.\n";
+    "  --key u32 --value - --n 2^31 --dist uniform --reps 10. --strategy: auto\n"
+    "  (nccl_sample_xN), partition_first (nccl_partfirst_xN), sort_first\n"
+    "  (nccl_sortfirst_xN), each asked for run on the same input.\n";
 
 struct no_value {};
 
@@ -84,119 +90,129 @@ harness::check verify(const std::vector<K>& in, const std::vector<K>& out, const
   else return harness::verify_pairs_fast(in.data(), out.data(), vals.data(), in.size(), o, true);
 }
 
+// The forms the bench runs: the strategy and its rows' name.
+using form_list = std::vector<std::pair<multi::strategy, std::string>>;
+
 template <class K, class V>
 void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::dist d, std::size_t n, int reps,
-               bool host, std::uint64_t seed, const std::string& vname) {
+               bool host, std::uint64_t seed, const std::string& vname, const form_list& forms) {
   constexpr bool pairs = !std::is_same_v<V, no_value>;
   using VT = std::conditional_t<pairs, V, std::uint32_t>;
   const std::string key = detail::key_info<K>::name, dist = std::string(harness::to_string(d));
   const std::size_t item = sizeof(K) + (pairs ? sizeof(V) : 0);
   const auto keys = harness::generate<K>(d, n, seed);
   rep.group(key, vname, dist);
-  const std::string name = "nccl_sample_x" + std::to_string(g);
+  const std::string auto_name = "nccl_sample_x" + std::to_string(g);  // the automatic form's rows
+  std::vector<std::pair<std::string, double>> timed_forms;
   const std::size_t cap = multi::output_capacity(n, g);
 
-  // ---- the multi-GPU call on device-resident shards ----
-  const std::size_t ranks = static_cast<std::size_t>(g);
-  std::vector<std::vector<double>> total(ranks), part(ranks), xch(ranks), srt(ranks), mrg(ranks);
-  std::vector<std::vector<K>> out_k(ranks);
-  std::vector<std::vector<VT>> out_v(ranks);
-  std::barrier<> bar(g);
-  auto rank_main = [&](int q) {
-    try {
-      cuda_check(cudaSetDevice(q), "cudaSetDevice");
-      gpu_session s;
-      const std::size_t lo = n * std::size_t(q) / std::size_t(g), hi = n * std::size_t(q + 1) / std::size_t(g);
-      const std::size_t m = hi - lo;
-      device_buffer in(std::max<std::size_t>(m, 1) * sizeof(K), "shard"), out(cap * sizeof(K), "output");
-      device_buffer vin(pairs ? std::max<std::size_t>(m, 1) * sizeof(VT) : 1, "values"),
-          vout(pairs ? cap * sizeof(VT) : 1, "output values");
-      cuda_check(cudaMemcpy(in.get(), keys.data() + lo, m * sizeof(K), cudaMemcpyHostToDevice), "upload");
-      if constexpr (pairs) {
-        std::vector<VT> idx(m);
-        std::iota(idx.begin(), idx.end(), VT(lo));
-        cuda_check(cudaMemcpy(vin.get(), idx.data(), m * sizeof(VT), cudaMemcpyHostToDevice), "upload values");
+  // ---- the multi-GPU call on device-resident shards, in each form ----
+  for (const auto& [how, form_name] : forms) {
+    const std::string& name = form_name;
+    const std::size_t ranks = static_cast<std::size_t>(g);
+    std::vector<std::vector<double>> total(ranks), part(ranks), xch(ranks), srt(ranks), mrg(ranks);
+    std::vector<std::vector<K>> out_k(ranks);
+    std::vector<std::vector<VT>> out_v(ranks);
+    std::barrier<> bar(g);
+    auto rank_main = [&](int q) {
+      try {
+        cuda_check(cudaSetDevice(q), "cudaSetDevice");
+        gpu_session s;
+        const std::size_t lo = n * std::size_t(q) / std::size_t(g), hi = n * std::size_t(q + 1) / std::size_t(g);
+        const std::size_t m = hi - lo;
+        device_buffer in(std::max<std::size_t>(m, 1) * sizeof(K), "shard"), out(cap * sizeof(K), "output");
+        device_buffer vin(pairs ? std::max<std::size_t>(m, 1) * sizeof(VT) : 1, "values"),
+            vout(pairs ? cap * sizeof(VT) : 1, "output values");
+        cuda_check(cudaMemcpy(in.get(), keys.data() + lo, m * sizeof(K), cudaMemcpyHostToDevice), "upload");
+        if constexpr (pairs) {
+          std::vector<VT> idx(m);
+          std::iota(idx.begin(), idx.end(), VT(lo));
+          cuda_check(cudaMemcpy(vin.get(), idx.data(), m * sizeof(VT), cudaMemcpyHostToDevice), "upload values");
+        }
+        multi::options o;
+        o.stream = s.stream;
+        o.how = how;
+        std::size_t bytes = 0;
+        auto call = [&](void* temp) {
+          if constexpr (pairs)
+            return multi::sort_pairs(temp, bytes, in.as<K>(), out.as<K>(), vin.as<VT>(), vout.as<VT>(), m, cap,
+                                     comms[std::size_t(q)], o);
+          else return multi::sort_keys(temp, bytes, in.as<K>(), out.as<K>(), m, cap, comms[std::size_t(q)], o);
+        };
+        call(nullptr);
+        device_buffer temp(bytes ? bytes : 1, "scratch");
+        multi::result res;
+        for (int r = 0; r < reps + 2; ++r) {
+          bar.arrive_and_wait();
+          cuda_check(cudaEventRecord(s.start, s.stream), "cudaEventRecord");
+          res = call(temp.get());
+          cuda_check(cudaEventRecord(s.stop, s.stream), "cudaEventRecord");
+          cuda_check(cudaEventSynchronize(s.stop), "cudaEventSynchronize");
+          float t = 0;
+          cuda_check(cudaEventElapsedTime(&t, s.start, s.stop), "cudaEventElapsedTime");
+          if (r >= 2) total[std::size_t(q)].push_back(t);
+        }
+        o.timed = true;
+        for (int r = 0; r < reps; ++r) {
+          bar.arrive_and_wait();
+          res = call(temp.get());
+          part[std::size_t(q)].push_back(res.partition_ms);
+          xch[std::size_t(q)].push_back(res.exchange_ms);
+          srt[std::size_t(q)].push_back(res.sort_ms);
+          mrg[std::size_t(q)].push_back(res.merge_ms);
+        }
+        out_k[std::size_t(q)].resize(res.count);
+        cuda_check(cudaMemcpy(out_k[std::size_t(q)].data(), out.get(), res.count * sizeof(K), cudaMemcpyDeviceToHost),
+                   "download");
+        if constexpr (pairs) {
+          out_v[std::size_t(q)].resize(res.count);
+          cuda_check(
+              cudaMemcpy(out_v[std::size_t(q)].data(), vout.get(), res.count * sizeof(VT), cudaMemcpyDeviceToHost),
+              "download values");
+        }
+      } catch (const std::exception& e) {
+        // the other ranks wait on this one inside NCCL and cannot be joined
+        std::fflush(stdout);
+        std::fprintf(stderr, "gpusort bench: rank %d failed: %s; stopping (its peers wait on it in NCCL)\n", q, e.what());
+        std::_Exit(exit_failure);
       }
-      multi::options o;
-      o.stream = s.stream;
-      std::size_t bytes = 0;
-      auto call = [&](void* temp) {
-        if constexpr (pairs)
-          return multi::sort_pairs(temp, bytes, in.as<K>(), out.as<K>(), vin.as<VT>(), vout.as<VT>(), m, cap,
-                                   comms[std::size_t(q)], o);
-        else return multi::sort_keys(temp, bytes, in.as<K>(), out.as<K>(), m, cap, comms[std::size_t(q)], o);
-      };
-      call(nullptr);
-      device_buffer temp(bytes ? bytes : 1, "scratch");
-      multi::result res;
-      for (int r = 0; r < reps + 2; ++r) {
-        bar.arrive_and_wait();
-        cuda_check(cudaEventRecord(s.start, s.stream), "cudaEventRecord");
-        res = call(temp.get());
-        cuda_check(cudaEventRecord(s.stop, s.stream), "cudaEventRecord");
-        cuda_check(cudaEventSynchronize(s.stop), "cudaEventSynchronize");
-        float t = 0;
-        cuda_check(cudaEventElapsedTime(&t, s.start, s.stop), "cudaEventElapsedTime");
-        if (r >= 2) total[std::size_t(q)].push_back(t);
-      }
-      o.timed = true;
-      for (int r = 0; r < reps; ++r) {
-        bar.arrive_and_wait();
-        res = call(temp.get());
-        part[std::size_t(q)].push_back(res.partition_ms);
-        xch[std::size_t(q)].push_back(res.exchange_ms);
-        srt[std::size_t(q)].push_back(res.sort_ms);
-        mrg[std::size_t(q)].push_back(res.merge_ms);
-      }
-      out_k[std::size_t(q)].resize(res.count);
-      cuda_check(cudaMemcpy(out_k[std::size_t(q)].data(), out.get(), res.count * sizeof(K), cudaMemcpyDeviceToHost),
-                 "download");
-      if constexpr (pairs) {
-        out_v[std::size_t(q)].resize(res.count);
-        cuda_check(
-            cudaMemcpy(out_v[std::size_t(q)].data(), vout.get(), res.count * sizeof(VT), cudaMemcpyDeviceToHost),
-            "download values");
-      }
-    } catch (const std::exception& e) {
-      // the other ranks wait on this one inside NCCL and cannot be joined
-      std::fflush(stdout);
-      std::fprintf(stderr, "gpusort bench: rank %d failed: %s; stopping (its peers wait on it in NCCL)\n", q, e.what());
-      std::_Exit(exit_failure);
+    };
+    {
+      std::vector<std::thread> threads;
+      for (int q = 0; q < g; ++q) threads.emplace_back(rank_main, q);
+      for (auto& t : threads) t.join();
     }
-  };
-  {
-    std::vector<std::thread> threads;
-    for (int q = 0; q < g; ++q) threads.emplace_back(rank_main, q);
-    for (auto& t : threads) t.join();
+    // a run's time is its slowest rank's
+    auto slowest = [&](const std::vector<std::vector<double>>& per) {
+      std::vector<double> runs(per[0].size(), 0.0);
+      for (const auto& v : per)
+        for (std::size_t r = 0; r < v.size() && r < runs.size(); ++r) runs[r] = std::max(runs[r], v[r]);
+      return median_of(runs);
+    };
+    std::vector<K> all_k;
+    std::vector<VT> all_v;
+    for (int q = 0; q < g; ++q) {
+      all_k.insert(all_k.end(), out_k[std::size_t(q)].begin(), out_k[std::size_t(q)].end());
+      all_v.insert(all_v.end(), out_v[std::size_t(q)].begin(), out_v[std::size_t(q)].end());
+      std::printf("  rank %d: %zu keys (%.2f%% of n / p)\n", q, out_k[std::size_t(q)].size(),
+                  100.0 * double(out_k[std::size_t(q)].size()) * g / double(n ? n : 1));
+    }
+    bool ok = all_k.size() == n;
+    if (ok) {
+      harness::check c;
+      if constexpr (pairs) c = verify<K, VT>(keys, all_k, all_v);
+      else c = verify<K, no_value>(keys, all_k, {});
+      ok = bool(c);
+      if (!ok) std::printf("  %s: %s\n", name.c_str(), c.message.c_str());
+    }
+    const double ms = slowest(total);
+    rep.add(make_row(name, key, vname, dist, n, ms, item, ok));
+    if (g > 1)  // one GPU sorts directly: no phases
+      for (auto [suffix, per] : {std::pair{"_partition", &part}, {"_exchange", &xch}, {"_sort", &srt}, {"_merge", &mrg}})
+        rep.add(make_row(name + suffix, key, vname, dist, n, slowest(*per), item, ok));
+  
+  timed_forms.emplace_back(name, ms);
   }
-  // a run's time is its slowest rank's
-  auto slowest = [&](const std::vector<std::vector<double>>& per) {
-    std::vector<double> runs(per[0].size(), 0.0);
-    for (const auto& v : per)
-      for (std::size_t r = 0; r < v.size() && r < runs.size(); ++r) runs[r] = std::max(runs[r], v[r]);
-    return median_of(runs);
-  };
-  std::vector<K> all_k;
-  std::vector<VT> all_v;
-  for (int q = 0; q < g; ++q) {
-    all_k.insert(all_k.end(), out_k[std::size_t(q)].begin(), out_k[std::size_t(q)].end());
-    all_v.insert(all_v.end(), out_v[std::size_t(q)].begin(), out_v[std::size_t(q)].end());
-    std::printf("  rank %d: %zu keys (%.2f%% of n / p)\n", q, out_k[std::size_t(q)].size(),
-                100.0 * double(out_k[std::size_t(q)].size()) * g / double(n ? n : 1));
-  }
-  bool ok = all_k.size() == n;
-  if (ok) {
-    harness::check c;
-    if constexpr (pairs) c = verify<K, VT>(keys, all_k, all_v);
-    else c = verify<K, no_value>(keys, all_k, {});
-    ok = bool(c);
-    if (!ok) std::printf("  %s: %s\n", name.c_str(), c.message.c_str());
-  }
-  const double ms = slowest(total);
-  rep.add(make_row(name, key, vname, dist, n, ms, item, ok));
-  if (g > 1)  // one GPU sorts directly: no phases
-    for (auto [suffix, per] : {std::pair{"_partition", &part}, {"_exchange", &xch}, {"_sort", &srt}, {"_merge", &mrg}})
-      rep.add(make_row(name + suffix, key, vname, dist, n, slowest(*per), item, ok));
 
   // ---- one GPU, the same n ----
   cuda_check(cudaSetDevice(0), "cudaSetDevice");
@@ -240,7 +256,8 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
     else ok1 = bool(verify<K, no_value>(keys, got, {}));
     const double one = median_of(runs);
     rep.add(make_row("sort_x1", key, vname, dist, n, one, item, ok1));
-    std::printf("  %s: %.3f ms against one GPU's %.3f ms: %.2fx\n", name.c_str(), ms, one, one / ms);
+    for (const auto& [form, ms] : timed_forms)
+      std::printf("  %s: %.3f ms against one GPU's %.3f ms: %.2fx\n", form.c_str(), ms, one, one / ms);
   } else {
     rep.skipped("sort_x1", n, "does not fit one GPU");
   }
@@ -261,7 +278,7 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
     }
     const bool okh = bool(harness::verify_keys_fast(keys.data(), buf, n, options{}));
     cudaFreeHost(buf);
-    rep.add(make_row(name + "_host", key, vname, dist, n, median_of(runs), item, okh));
+    rep.add(make_row(auto_name + "_host", key, vname, dist, n, median_of(runs), item, okh));
   }
 }
 
@@ -270,7 +287,7 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
 int cmd_bench_multi(int argc, char** argv) {
   parsed_args a(argc, argv, 2,
                 {{"gpus", true}, {"key", true}, {"value", true}, {"n", true}, {"dist", true}, {"reps", true},
-                 {"host", false}, {"seed", true}, {"csv", true}},
+                 {"host", false}, {"seed", true}, {"csv", true}, {"strategy", true}},
                 "bench-multi");
   if (a.flag("help")) {
     std::printf("%s", usage);
@@ -297,13 +314,21 @@ int cmd_bench_multi(int argc, char** argv) {
   const std::string vname = a.value_or("value", "-");
   const std::size_t n = std::size_t(parse_count(a.value_or("n", "2^31"), "--n"));
   const bool host = a.flag("host");
+  form_list forms;
+  for (const auto& f : split_list(a.value_or("strategy", "auto"))) {
+    const std::string x = "_x" + std::to_string(g);
+    if (f == "auto") forms.emplace_back(multi::strategy::automatic, "nccl_sample" + x);
+    else if (f == "partition_first") forms.emplace_back(multi::strategy::partition_first, "nccl_partfirst" + x);
+    else if (f == "sort_first") forms.emplace_back(multi::strategy::sort_first, "nccl_sortfirst" + x);
+    else throw usage_error("--strategy: auto, partition_first or sort_first (a comma list)");
+  }
   for (const auto& dn : split_list(a.value_or("dist", "uniform"))) {
     harness::dist d;
     if (!harness::parse_dist(dn, d)) throw usage_error("unknown distribution '" + dn + "'");
     const bool known = with_key(a.value_or("key", "u32"), [&]<class K>() {
-      if (vname == "-") run_point<K, no_value>(rep, g, comms, d, n, reps, host, seed, vname);
-      else if (vname == "u32") run_point<K, std::uint32_t>(rep, g, comms, d, n, reps, host, seed, vname);
-      else if (vname == "u64") run_point<K, std::uint64_t>(rep, g, comms, d, n, reps, host, seed, vname);
+      if (vname == "-") run_point<K, no_value>(rep, g, comms, d, n, reps, host, seed, vname, forms);
+      else if (vname == "u32") run_point<K, std::uint32_t>(rep, g, comms, d, n, reps, host, seed, vname, forms);
+      else if (vname == "u64") run_point<K, std::uint64_t>(rep, g, comms, d, n, reps, host, seed, vname, forms);
       else throw usage_error("--value: -, u32 or u64");
     });
     if (!known) throw usage_error("unknown key type '" + a.value_or("key", "u32") + "'");

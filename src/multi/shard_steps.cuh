@@ -1,0 +1,315 @@
+// The steps both forms of one rank's multi-GPU sort share (shard_sort.cuh
+// runs them partition first, sort_first.cuh sort first):
+//   scratch    shard_layout: one allocation, sized (base null) and carved
+//              by the same code (temp_layout)
+//   splitters  find_cuts: tagged samples of an array of this rank's keys
+//              (partition.cuh's sample_kernel), gathered from every rank,
+//              sorted, weighed; each splitter as this rank's cut (plan.hpp)
+//   counts     gather_counts: every rank's counts (and capacity) gathered
+//              and read on the host: the exchange's sizes must be known
+//              there (NCCL takes host counts), so this is the call's one
+//              synchronisation of its stream, and the call cannot be
+//              captured in a CUDA graph; check_capacities: every rank
+//              checks every rank's, so all of them stop together
+//   exchange   exchange_buckets: on a second stream, one group of sends and
+//              receives: rank q's bucket r lands at rank r in rank order
+//
+// Buffers: part (this rank's keys in bucket order: partitioned, or sorted),
+// recv (what arrives, <= capacity), run (sorted runs, or a merge round's
+// output), the local sort's scratch, the merges' split points.
+#pragma once
+
+#include "core/gather.hpp"
+#include "host/merge_window.hpp"
+#include "multi/partition.cuh"
+#include "multi/shard_sort.hpp"
+
+#include <gpusort/detail/core/launch.cuh>
+#include <gpusort/detail/core/payload.cuh>
+#include <gpusort/detail/core/temp_layout.hpp>
+#include <gpusort/gpusort.hpp>
+
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpusort::detail::multi {
+
+// Values that cannot travel as a payload (a width with no payload type, or
+// arrays not aligned to it: payload.cuh's rule) are partitioned as their
+// positions, then gathered.
+template <class C> bool moves_by_index(const shard_call<C>& c) {
+  return c.val_size != 0 && !travels_as_payload(c.val_size, c.vals_in, c.vals_out);
+}
+
+// One sort after the exchange instead of sorts and merges: what the merges'
+// full-range order cannot do (a partial bit range) or cannot move (values
+// that move by index). The own bucket is copied into its place between
+// the lower and the higher ranks' keys while they arrive, and the library's
+// stable sort of the whole keeps every source rank's keys in input order.
+template <class C> bool one_sort(const shard_call<C>& c) { return !c.ord.full_range() || moves_by_index(c); }
+
+// The scratch of one rank's call; sized (base null) and carved by the same code.
+template <class C> struct shard_layout {
+  using U = typename key_traits<C>::bits;
+  sample<U>* mine;
+  sample<U>* all;
+  U* skeys[2];
+  std::uint32_t* sidx[2];
+  void* order_temp;
+  std::size_t order_bytes = 0;
+  std::uint64_t* weights;
+  std::uint64_t* cumulative;
+  void* scan_temp;
+  std::size_t scan_bytes = 0;
+  cut<U>* cuts;
+  std::size_t* table;
+  std::size_t* offsets;
+  void* table_temp;
+  std::size_t table_bytes = 0;
+  std::uint64_t* counts;      // ranks counts + the capacity
+  std::uint64_t* all_counts;  // every rank's
+  C* part_k;
+  std::uint8_t* part_v;
+  C* recv_k;
+  std::uint8_t* recv_v;
+  C* run_k;
+  std::uint8_t* run_v;
+  std::uint64_t* index[2];     // odd value widths: positions, partitioned (then values gathered)
+  void* local_temp;
+  std::size_t local_bytes = 0;
+  std::size_t* splits;
+  std::size_t bytes = 0;
+
+  shard_layout(const shard_call<C>& c, void* base) {
+    const int p = c.tx->size(), s = samples_per_rank(p);
+    const std::size_t S = std::size_t(p) * std::size_t(s), n = c.n, cap = c.capacity, vs = c.val_size;
+    const std::size_t tiles = (n + tuning::tile - 1) / tuning::tile, cells = std::size_t(p) * tiles;
+    // the sizes of the sub-calls' scratch
+    options order_opt;
+    order_opt.stream = c.stream;
+    sort_device<U>(nullptr, &order_bytes, stand_in<U>(0), stand_in<U>(1), stand_in<std::uint32_t>(2),
+                   stand_in<std::uint32_t>(3), sizeof(std::uint32_t), S, order_opt, "multi sample order");
+    c.ctx->check(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, stand_in<std::uint64_t>(0),
+                                               stand_in<std::uint64_t>(0), std::int64_t(S), c.stream),
+                 "cub::DeviceScan::InclusiveSum (sizing)");
+    c.ctx->check(cub::DeviceScan::ExclusiveSum(nullptr, table_bytes, stand_in<std::size_t>(0),
+                                               stand_in<std::size_t>(0), std::int64_t(cells), c.stream),
+                 "cub::DeviceScan::ExclusiveSum (sizing)");
+    // the local sorts take up to `cap` keys; the algorithm `automatic` picks
+    // may change with n, so every size class up to cap is asked
+    auto local = [&](std::size_t m) {
+      for (int in_place = 0; in_place < 2; ++in_place) {
+        std::size_t b = 0;
+        (*c.local_sort)(nullptr, &b, stand_in<C>(0), stand_in<C>(in_place ? 0 : 1),
+                        vs ? stand_in<std::uint8_t>(2) : nullptr, vs ? stand_in<std::uint8_t>(in_place ? 2 : 3) : nullptr,
+                        m);
+        local_bytes = std::max(local_bytes, b);
+      }
+    };
+    if (p == 1) {  // one rank: its sort is the whole sort
+      local(n);
+      temp_layout plan(base);
+      local_temp = plan.take<std::uint8_t>(local_bytes);
+      bytes = plan.bytes();
+      return;
+    }
+    local(cap);
+    local(n);  // sort first: the whole shard
+    for (std::size_t m = 1; m <= cap && m != 0; m *= 2) {
+      local(m);
+      local(m - 1 ? m - 1 : 1);
+    }
+    // carve
+    temp_layout plan(base);
+    mine = plan.take<sample<U>>(std::size_t(s));
+    all = plan.take<sample<U>>(S);
+    for (int i = 0; i < 2; ++i) {
+      skeys[i] = plan.take<U>(S);
+      sidx[i] = plan.take<std::uint32_t>(S);
+    }
+    order_temp = plan.take<std::uint8_t>(order_bytes);
+    weights = plan.take<std::uint64_t>(S);
+    cumulative = plan.take<std::uint64_t>(S);
+    scan_temp = plan.take<std::uint8_t>(scan_bytes);
+    cuts = plan.take<cut<U>>(std::size_t(p));
+    table = plan.take<std::size_t>(cells);
+    offsets = plan.take<std::size_t>(cells);
+    table_temp = plan.take<std::uint8_t>(table_bytes);
+    counts = plan.take<std::uint64_t>(std::size_t(p) + 1);
+    all_counts = plan.take<std::uint64_t>(std::size_t(p) * (std::size_t(p) + 1));
+    part_k = plan.take<C>(n);
+    part_v = plan.take<std::uint8_t>(n * vs);
+    recv_k = plan.take<C>(cap);
+    recv_v = plan.take<std::uint8_t>(cap * vs);
+    run_k = plan.take<C>(cap);
+    run_v = plan.take<std::uint8_t>(cap * vs);
+    for (auto& x : index) x = plan.take<std::uint64_t>(moves_by_index(c) ? n : 0);
+    local_temp = plan.take<std::uint8_t>(local_bytes);
+    splits = plan.take<std::size_t>(host::merge_runs_splits<C>(cap, vs));
+    bytes = plan.bytes();
+  }
+};
+
+// A CUDA event (timing only when asked) and a stream, released on scope exit.
+struct owned_event {
+  cudaEvent_t e = nullptr;
+  owned_event(const call_context& ctx, bool timing) {
+    ctx.check(cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming), "cudaEventCreate");
+  }
+  ~owned_event() { cudaEventDestroy(e); }
+  owned_event(const owned_event&) = delete;
+  owned_event& operator=(const owned_event&) = delete;
+};
+// The exchange's stream has the device's highest priority: its copy blocks
+// take SMs before the own bucket's sort, which would otherwise fill them
+// and leave NVLink idle.
+struct owned_stream {
+  cudaStream_t s = nullptr;
+  explicit owned_stream(const call_context& ctx) {
+    int least = 0, greatest = 0;
+    ctx.check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+    ctx.check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority");
+  }
+  ~owned_stream() { cudaStreamDestroy(s); }
+  owned_stream(const owned_stream&) = delete;
+  owned_stream& operator=(const owned_stream&) = delete;
+};
+
+// The events of one call (timing only when asked).
+struct shard_events {
+  cudaEvent_t start, part, x, sorted, end;
+};
+using interval = std::pair<cudaEvent_t, cudaEvent_t>;
+
+// Records `end`, waits for it, and fills the phase times from their intervals.
+inline void finish_times(const call_context& ctx, cudaStream_t st, cudaEvent_t end, shard_result& out,
+                         interval partition, interval exchange, interval sort, interval merge) {
+  ctx.check(cudaEventRecord(end, st), "cudaEventRecord");
+  ctx.check(cudaEventSynchronize(end), "cudaEventSynchronize");
+  for (auto [ms, i] : {std::pair{&out.partition_ms, partition}, {&out.exchange_ms, exchange}, {&out.sort_ms, sort},
+                       {&out.merge_ms, merge}})
+    ctx.check(cudaEventElapsedTime(ms, i.first, i.second), "cudaEventElapsedTime");
+}
+
+// What every rank sends every rank, read on the host: h[from][to], and each
+// rank's capacity at h[from][p].
+struct traffic {
+  int p = 0;
+  std::vector<std::uint64_t> h;
+  std::size_t sends(int from, int to) const { return std::size_t(h[std::size_t(from) * (p + 1) + std::size_t(to)]); }
+  std::size_t capacity(int q) const { return sends(q, p); }
+};
+
+// splitters: samples of `keys` (this rank's n keys: the unsorted shard, or
+// the sorted one, whose positions give the same tag order, the local sort
+// being stable), gathered, sorted, weighed; L.cuts gets this rank's cuts
+template <class C> void find_cuts(const shard_call<C>& c, const shard_layout<C>& L, const C* keys) {
+  using U = typename key_traits<C>::bits;
+  const call_context& ctx = *c.ctx;
+  transport& tx = *c.tx;
+  const int p = tx.size();
+  const std::uint32_t r = std::uint32_t(tx.rank());
+  cudaStream_t st = c.stream;
+  const int s = samples_per_rank(p);
+  const std::size_t S = std::size_t(p) * std::size_t(s);
+  constexpr int ST = tuning::small_threads;
+  sample_kernel<<<unsigned((s + ST - 1) / ST), ST, 0, st>>>(keys, c.n, r, s, c.ord, L.mine);
+  ctx.check_launch("multi sample");
+  tx.all_gather(L.mine, L.all, std::size_t(s) * sizeof(sample<U>), st);
+  sample_keys_kernel<<<grid_for(S, ST), ST, 0, st>>>(L.all, S, L.skeys[0], L.sidx[0]);
+  ctx.check_launch("multi sample keys");
+  {
+    options order_opt;
+    order_opt.stream = st;
+    std::size_t b = L.order_bytes;
+    sort_device<U>(L.order_temp, &b, L.skeys[0], L.skeys[1], L.sidx[0], L.sidx[1], sizeof(std::uint32_t), S,
+                   order_opt, "multi sample order");
+  }
+  weights_kernel<<<grid_for(S, ST), ST, 0, st>>>(L.all, L.sidx[1], S, L.weights);
+  ctx.check_launch("multi sample weights");
+  std::size_t scan_bytes = L.scan_bytes;
+  ctx.check(cub::DeviceScan::InclusiveSum(L.scan_temp, scan_bytes, L.weights, L.cumulative, std::int64_t(S), st),
+            "cub::DeviceScan::InclusiveSum (sample weights)");
+  cuts_kernel<<<unsigned((p + ST - 1) / ST), ST, 0, st>>>(L.all, L.sidx[1], L.cumulative, S, p, r, L.cuts);
+  ctx.check_launch("multi cuts");
+}
+
+// counts: L.counts (this rank's p counts and its capacity) from every rank,
+// on the host; `done` marks the end on the stream, which is synchronised
+template <class C> traffic gather_counts(const shard_call<C>& c, const shard_layout<C>& L, cudaEvent_t done) {
+  const call_context& ctx = *c.ctx;
+  const int p = c.tx->size();
+  cudaStream_t st = c.stream;
+  const std::size_t row = std::size_t(p) + 1;
+  c.tx->all_gather(L.counts, L.all_counts, row * sizeof(std::uint64_t), st);
+  traffic t;
+  t.p = p;
+  t.h.resize(std::size_t(p) * row);
+  ctx.check(cudaMemcpyAsync(t.h.data(), L.all_counts, t.h.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, st),
+            "cudaMemcpyAsync(counts)");
+  ctx.check(cudaEventRecord(done, st), "cudaEventRecord");
+  ctx.check(cudaStreamSynchronize(st), "cudaStreamSynchronize(counts)");
+  return t;
+}
+
+// Every rank's total receipts; every rank checks every capacity, so all of
+// them throw the same error before anything is exchanged.
+template <class C> std::vector<std::size_t> check_capacities(const shard_call<C>& c, const traffic& t) {
+  const int p = t.p;
+  std::vector<std::size_t> totals(std::size_t(p), 0);
+  for (int q = 0; q < p; ++q) {
+    for (int from = 0; from < p; ++from) totals[std::size_t(q)] += t.sends(from, q);
+    if (totals[std::size_t(q)] > t.capacity(q))
+      c.ctx->fail(errc::invalid_argument, "rank " + std::to_string(q) + " receives " +
+                                              std::to_string(totals[std::size_t(q)]) + " keys, over its capacity of " +
+                                              std::to_string(t.capacity(q)) + " (see multi::output_capacity)");
+  }
+  return totals;
+}
+
+// This rank's receipts: B keys from lower ranks, O of its own, A from higher.
+struct receipts {
+  std::size_t B = 0, O = 0, A = 0;
+  std::size_t own_at = 0;  // the own bucket's first key in the partitioned shard
+  std::size_t total() const { return B + O + A; }
+};
+
+// exchange: one group of sends and receives on `xs`. Lower ranks' keys land
+// at [0, B), in rank order; higher ranks' after them, at B (or at B + O when
+// the own bucket joins them for one sort).
+template <class C>
+receipts exchange_buckets(const shard_call<C>& c, const shard_layout<C>& L, const traffic& t, bool single, cudaStream_t xs) {
+  const int p = t.p, r = c.tx->rank();
+  const std::size_t vs = c.val_size;
+  receipts x;
+  for (int q = 0; q < p; ++q)
+    if (q < r) x.B += t.sends(q, r);
+    else if (q > r) x.A += t.sends(q, r);
+  x.O = t.sends(r, r);
+  std::vector<transport::part> out_parts, in_parts;
+  std::size_t at = 0, below = 0, above = single ? x.B + x.O : x.B;
+  for (int q = 0; q < p; ++q) {
+    const std::size_t m = t.sends(r, q);
+    if (q == r) x.own_at = at;
+    else if (m > 0) {
+      out_parts.push_back({q, L.part_k + at, m * sizeof(C)});
+      if (vs) out_parts.push_back({q, L.part_v + at * vs, m * vs});
+    }
+    at += m;
+    const std::size_t k = t.sends(q, r);
+    if (q == r || k == 0) continue;
+    std::size_t& to = q < r ? below : above;
+    in_parts.push_back({q, L.recv_k + to, k * sizeof(C)});
+    if (vs) in_parts.push_back({q, L.recv_v + to * vs, k * vs});
+    to += k;
+  }
+  c.tx->exchange(out_parts, in_parts, xs);
+  return x;
+}
+
+}  // namespace gpusort::detail::multi
