@@ -1,9 +1,10 @@
 // Host tests of the distributed sample sort's partition plan
 // (src/multi/plan.hpp), by simulating p ranks: the input is cut into p
 // contiguous shards of uneven sizes (some empty); each rank samples its
-// unsorted shard, the gathered samples (rank order, sorted stably by key, as
-// the device does) give the splitters, and every rank classifies its keys
-// with bucket_of. Bucket t (rank t's receipts in source-rank order, sorted
+// unsorted shard (partition first) or its stably sorted shard (sort first),
+// the gathered samples (rank order, sorted stably by key, as the device
+// does) give the splitters, and every rank classifies its keys with
+// bucket_of (sort first: split_point's ranges must agree with it). Bucket t (rank t's receipts in source-rank order, sorted
 // stably) must be the t-th range of the stable global sort: checked against
 // std::stable_sort of the whole input (the original indices, so stability
 // too). Every bucket is within 5% of n / p where n / p is large, skewed input
@@ -32,18 +33,31 @@ struct outcome {
   bool exact = true;                 // every key was sampled
 };
 
-// The plan on p simulated ranks; shard boundaries from `bounds` (p + 1 values).
-template <class K> outcome simulate(const std::vector<K>& keys, const std::vector<std::size_t>& bounds, int p) {
+// The plan on p simulated ranks; shard boundaries from `bounds` (p + 1
+// values). Partition first samples and classifies the unsorted shards; sort
+// first sorts each shard stably, samples it in sorted order and cuts it at
+// split_point, which must give every key the bucket bucket_of gives it.
+template <class K>
+outcome simulate(const std::vector<K>& keys, const std::vector<std::size_t>& bounds, int p, bool sort_first = false) {
   using U = typename gpusort::detail::key_traits<K>::bits;
   const gpusort::detail::key_order<K> ord;
   const int s = mp::samples_per_rank(p);
   outcome out;
+  // each rank's keys in the order it samples and splits them: as given, or
+  // sorted stably (sort first)
+  std::vector<std::vector<std::size_t>> shard(p);
+  for (int r = 0; r < p; ++r) {
+    for (std::size_t i = bounds[r]; i < bounds[r + 1]; ++i) shard[r].push_back(i);
+    if (sort_first)
+      std::stable_sort(shard[r].begin(), shard[r].end(),
+                       [&](std::size_t a, std::size_t b) { return ord.key_rank(keys[a]) < ord.key_rank(keys[b]); });
+  }
   // 1. sample (each rank pads to s samples)
   std::vector<mp::sample<U>> gathered;
   for (int r = 0; r < p; ++r) {
     const std::uint64_t n_r = bounds[r + 1] - bounds[r];
     if (n_r > std::uint64_t(s)) out.exact = false;
-    auto key_at = [&](std::uint64_t i) { return ord.key_rank(keys[bounds[r] + i]); };
+    auto key_at = [&](std::uint64_t i) { return ord.key_rank(keys[shard[r][i]]); };
     for (int j = 0; j < s; ++j) gathered.push_back(mp::sample_of<U>(key_at, n_r, std::uint32_t(r), s, j));
   }
   // 2. splitters: stable by key over the gathered order is the tag order
@@ -66,10 +80,18 @@ template <class K> outcome simulate(const std::vector<K>& keys, const std::vecto
     std::vector<mp::cut<U>> cuts;
     for (std::size_t j : split)
       cuts.push_back(j == idx.size() ? mp::cut_after_all<U>() : mp::cut_for(gathered[idx[j]], std::uint32_t(r)));
-    for (std::size_t i = bounds[r]; i < bounds[r + 1]; ++i) {
-      const unsigned b = mp::bucket_of(cuts.data(), p - 1, U(ord.key_rank(keys[i])), i - bounds[r]);
-      bucket[b < unsigned(p) ? b : 0].push_back(i);
+    const std::uint64_t n_r = shard[r].size();
+    auto key_at = [&](std::uint64_t i) { return ord.key_rank(keys[shard[r][i]]); };
+    std::vector<std::uint64_t> split_at = {0};  // sort first: bucket t is [split_at[t], split_at[t + 1])
+    for (const auto& c : cuts) split_at.push_back(mp::split_point(c, key_at, n_r));
+    split_at.push_back(n_r);
+    for (std::uint64_t i = 0; i < n_r; ++i) {
+      const unsigned b = mp::bucket_of(cuts.data(), p - 1, U(key_at(i)), i);
+      bucket[b < unsigned(p) ? b : 0].push_back(shard[r][i]);
       if (b >= unsigned(p)) ADD_FAILURE() << "bucket " << b << " of " << p;
+      else if (sort_first && !(split_at[b] <= i && i < split_at[b + 1]))
+        ADD_FAILURE() << "rank " << r << " key " << i << ": bucket " << b << " but split points " << split_at[b]
+                      << ".." << split_at[b + 1];
     }
   }
   // 4. each rank sorts its receipts stably
@@ -82,7 +104,8 @@ template <class K> outcome simulate(const std::vector<K>& keys, const std::vecto
   return out;
 }
 
-template <class K> void check(const std::vector<K>& keys, int p, std::uint64_t seed, const std::string& what) {
+template <class K>
+void check(const std::vector<K>& keys, int p, std::uint64_t seed, const std::string& what, bool sort_first = false) {
   const std::size_t n = keys.size();
   // uneven shards: random cut points, so some shards are empty or tiny
   std::mt19937_64 rng(seed);
@@ -91,7 +114,7 @@ template <class K> void check(const std::vector<K>& keys, int p, std::uint64_t s
   cuts[p] = n;
   for (int r = 1; r < p; ++r) cuts[r] = n ? std::size_t(rng() % (n + 1)) : 0;
   std::sort(cuts.begin(), cuts.end());
-  const outcome got = simulate(keys, cuts, p);
+  const outcome got = simulate(keys, cuts, p, sort_first);
   const gpusort::detail::key_order<K> ord;
   std::vector<std::size_t> want(n);
   for (std::size_t i = 0; i < n; ++i) want[i] = i;
@@ -122,8 +145,11 @@ TYPED_TEST(MultiPlan, StableGlobalOrderAndBalance) {
                           std::size_t(100003)})
       for (int p : {1, 2, 3, 8}) {
         const auto keys = h::generate<K>(d, n, 40 + n);
-        check(keys, p, n * 31 + std::uint64_t(p),
-              std::string(h::to_string(d)) + " n=" + std::to_string(n) + " p=" + std::to_string(p));
+        for (bool sort_first : {false, true})
+          check(keys, p, n * 31 + std::uint64_t(p),
+                std::string(h::to_string(d)) + " n=" + std::to_string(n) + " p=" + std::to_string(p) +
+                    (sort_first ? " sort first" : " partition first"),
+                sort_first);
       }
 }
 
@@ -136,10 +162,12 @@ TEST(MultiPlanBalance, WithinFivePercent) {
       const auto keys = h::generate<std::uint32_t>(d, n, 7);
       std::vector<std::size_t> cuts(p + 1);
       for (int r = 0; r <= p; ++r) cuts[r] = n / p * std::size_t(r);
-      const outcome got = simulate(keys, cuts, p);
-      for (int t = 0; t < p; ++t) {
-        const double ratio = double(got.sizes[t]) / double(n / p);
-        EXPECT_NEAR(ratio, 1.0, 0.05) << h::to_string(d) << " p=" << p << " bucket " << t;
+      for (bool sort_first : {false, true}) {
+        const outcome got = simulate(keys, cuts, p, sort_first);
+        for (int t = 0; t < p; ++t) {
+          const double ratio = double(got.sizes[t]) / double(n / p);
+          EXPECT_NEAR(ratio, 1.0, 0.05) << h::to_string(d) << " p=" << p << " bucket " << t << (sort_first ? " sort first" : "");
+        }
       }
     }
 }

@@ -26,6 +26,9 @@
 //                cut_for this rank): a stable partition of the shard
 //   4. exchange  bucket t goes to rank t, which sorts what it receives and
 //                merges it with ties by source rank
+// Sort first samples and splits the stably sorted shard instead (split_point):
+// sorted positions order a rank's equal keys as input positions do, so the
+// tags, the splitters and the buckets are the same.
 //
 // Balance. Rank r's count of keys below a splitter is estimated by its
 // samples' weight below it; slot j's sample is below with the probability f
@@ -158,6 +161,21 @@ template <class U> GPUSORT_HD unsigned bucket_of(const cut<U>* cuts, int count, 
     else hi = mid;
   }
   return unsigned(lo);
+}
+
+// Sort first's split (sort_first.cuh): in a rank's shard sorted stably by
+// rank bits (`key_at(i)`; positions are sorted positions, which order equal
+// keys as their input positions do), the first position at or above cut c.
+// "At or above" holds for a suffix of the sorted shard, so a binary search
+// finds it; the keys before it are those bucket_of puts below c.
+template <class U, class KeyAt> GPUSORT_HD std::uint64_t split_point(const cut<U>& c, KeyAt key_at, std::uint64_t n) {
+  std::uint64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    if (at_or_above(c, U(key_at(mid)), mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 }  // namespace gpusort::detail::multi

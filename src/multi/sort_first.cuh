@@ -32,24 +32,17 @@ namespace gpusort::detail::multi {
 // The split: key i of the sorted shard (rank bits k_i, position i) goes to
 // the rank of the number of cuts at or above which it lies, a prefix of the
 // cuts that grows along the shard; split point t + 1 is the first key at or
-// above cut t. counts[t] = keys for rank t, counts[p] = the capacity.
-// One block of max_ranks + 1 threads.
+// above cut t (plan.hpp's split_point, a binary search a thread).
+// counts[t] = keys for rank t, counts[p] = the capacity. One block of
+// max_ranks + 1 threads.
 template <class C, class Ord, class U>
 __global__ void __launch_bounds__(max_ranks + 1)
 split_kernel(const C* keys, std::size_t n, const cut<U>* cuts, int ranks, Ord ord, std::size_t capacity,
              std::uint64_t* counts) {
   __shared__ std::size_t at[max_ranks + 1];
   const int t = int(threadIdx.x);
-  if (t + 1 < ranks) {
-    const cut<U> c = cuts[t];
-    std::size_t lo = 0, hi = n;
-    while (lo < hi) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      if (at_or_above(c, U(ord.rank(ord.encode(keys[mid]))), std::uint64_t(mid))) hi = mid;
-      else lo = mid + 1;
-    }
-    at[t + 1] = lo;
-  }
+  if (t + 1 < ranks)
+    at[t + 1] = split_point(cuts[t], [&](std::uint64_t i) { return ord.rank(ord.encode(keys[i])); }, n);
   if (t == 0) {
     at[0] = 0;
     at[ranks] = n;
