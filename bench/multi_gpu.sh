@@ -2,8 +2,9 @@
 # The multi-GPU sort's runs (issues 16 and 18) on N GPUs, as one command:
 #   bench/multi_gpu.sh N [BIN_DIR]      (BIN_DIR holds the gpusort CLI; default build)
 # 1. checks in both launch shapes (one process with N GPUs, N processes with
-#    one each; mpirun too where it is installed): every key type, skewed
-#    inputs, empty shards and n < N, keys and pairs, every rank's range
+#    one each; mpirun too where it is installed), both forms
+#    (multi::strategy): every key type, skewed inputs, empty shards and
+#    n < N, keys and pairs, every rank's range
 #    against std::stable_sort (a failure is counted, the bench still runs,
 #    and the script exits 1);
 # 2. bench-multi rows into bench/results/<device>-multi-x<N>.csv, each beside
@@ -30,9 +31,12 @@ fails=0
 KEYS=${MULTI_KEYS:-all}
 D=${MULTI_DISTS:-uniform,equal,few_unique,zipf,sorted,sample_killer,float_special}
 S=${MULTI_SIZES:-0,1,3,65537,300007}
-for shape in "--threads $N" "--procs $N"; do
-  $G multi-run $shape --key $KEYS --dist $D --n $S || fails=$((fails + 1))
-  $G multi-run $shape --key $KEYS --dist $D --n $S --pairs --descending || fails=$((fails + 1))
+# both forms in both shapes: keys in one form, pairs in the other, crossed
+for shape in "--threads $N:partition_first:sort_first" "--procs $N:sort_first:partition_first"; do
+  IFS=: read -r launch keys_form pairs_form <<< "$shape"
+  $G multi-run $launch --key $KEYS --dist $D --n $S --strategy $keys_form || fails=$((fails + 1))
+  $G multi-run $launch --key $KEYS --dist $D --n $S --pairs --descending --strategy $pairs_form ||
+    fails=$((fails + 1))
 done
 if command -v mpirun >/dev/null; then
   root=()
