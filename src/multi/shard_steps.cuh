@@ -119,7 +119,7 @@ template <class C> struct shard_layout {
       return;
     }
     local(cap);
-    local(n);  // sort first: the whole shard
+    if (c.sort_first && !one_sort(c)) local(n);  // sort first: the whole shard
     for (std::size_t m = 1; m <= cap && m != 0; m *= 2) {
       local(m);
       local(m - 1 ? m - 1 : 1);
@@ -165,15 +165,10 @@ struct owned_event {
   owned_event(const owned_event&) = delete;
   owned_event& operator=(const owned_event&) = delete;
 };
-// The exchange's stream has the device's highest priority: its copy blocks
-// take SMs before the own bucket's sort, which would otherwise fill them
-// and leave NVLink idle.
 struct owned_stream {
   cudaStream_t s = nullptr;
   explicit owned_stream(const call_context& ctx) {
-    int least = 0, greatest = 0;
-    ctx.check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-    ctx.check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority");
+    ctx.check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
   }
   ~owned_stream() { cudaStreamDestroy(s); }
   owned_stream(const owned_stream&) = delete;
