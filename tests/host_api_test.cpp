@@ -83,6 +83,42 @@ TYPED_TEST(HostCpuSort, PairsMatchStableReference) {
   });
 }
 
+// The CPU backend's three paths at sizes that reach them (cpu_sort.cpp):
+// the hybrid with buckets of every size (tiny ones take the insertion
+// sort), and keys skewed so that one MSD bucket overflows a core's cache,
+// which sends 4-byte keys to the LSD sort and 8-byte keys to IPS4o.
+template <class K> std::vector<K> half_one_key(std::size_t n, std::uint64_t seed) {
+  auto keys = h::generate<K>(dist::uniform, n, seed);
+  for (std::size_t i = 0; i < n; i += 3) keys[i] = keys[1];
+  for (std::size_t i = 1; i < n; i += 3) keys[i] = keys[1];
+  return keys;
+}
+template <class K> void check_cpu_path(const std::vector<K>& in, const std::string& what) {
+  for (auto dir : {gpusort::order::ascending, gpusort::order::descending}) {
+    const auto opt = make_options(dir);
+    auto keys = in;
+    EXPECT_EQ(gpusort::sort_cpu(std::span<K>(keys), opt), gpusort::backend::cpu_parallel);
+    ASSERT_TRUE(sorted_keys_of(in, keys, opt, true)) << what << " keys " << name(dir);
+    keys = in;
+    std::vector<std::uint32_t> idx(in.size());
+    std::iota(idx.begin(), idx.end(), 0u);
+    gpusort::sort_cpu(std::span<K>(keys), std::span<std::uint32_t>(idx), opt);
+    const stable_oracle<K> want(in, opt);
+    ASSERT_TRUE(same_bits(keys, want.keys)) << what << " pairs " << name(dir);
+    ASSERT_TRUE(std::equal(idx.begin(), idx.end(), want.idx.begin(), want.idx.end())) << what << " pairs " << name(dir);
+  }
+}
+
+TEST(HostCpuSortPaths, HybridAndFallbacks) {
+  const std::size_t n = std::size_t(1) << 16;  // the hybrid's least: buckets of about 32 keys
+  check_cpu_path(h::generate<std::uint32_t>(dist::uniform, n, 1), "u32 2^16");
+  check_cpu_path(h::generate<std::uint64_t>(dist::uniform, n + 1, 2), "u64 2^16+1");
+  check_cpu_path(h::generate<double>(dist::float_special, 300007, 3), "f64 float_special");
+  check_cpu_path(h::generate<std::int64_t>(dist::zipf, 1000003, 4), "i64 zipf 1e6");
+  check_cpu_path(half_one_key<std::uint32_t>(900001, 5), "u32 one key in 2/3 (LSD)");
+  check_cpu_path(half_one_key<std::uint64_t>(900001, 6), "u64 one key in 2/3 (IPS4o)");
+}
+
 // gpusort::sort runs on the CPU exactly when no GPU is present.
 TYPED_TEST(HostCpuSort, SortChoosesBackend) {
   using K = TypeParam;

@@ -32,6 +32,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <vector>
 #include <cstdlib>
 
@@ -48,9 +49,11 @@ inline int radix_threads(std::size_t n) {
 }
 
 // Which digits of the ranks vary: one read, a histogram per thread.
-// varying[d] for d < digits; returns how many vary.
+// varying[d] for d < digits; returns how many vary; *top_bit gets the
+// highest rank bit that varies (-1: none), from the bins the digit uses.
 template <class K, class Ord>
-int varying_digits(const K* keys, std::size_t n, const Ord& ord, int digits, int threads, bool* varying) {
+int varying_digits(const K* keys, std::size_t n, const Ord& ord, int digits, int threads, bool* varying,
+                   int* top_bit) {
   std::vector<std::size_t> hist(std::size_t(threads) * std::size_t(digits) * radix_bins, 0);
 #pragma omp parallel num_threads(threads)
   {
@@ -63,15 +66,24 @@ int varying_digits(const K* keys, std::size_t n, const Ord& ord, int digits, int
     }
   }
   int count = 0;
+  *top_bit = -1;
   for (int d = 0; d < digits; ++d) {
-    bool all_one = false;
-    for (int b = 0; b < radix_bins && !all_one; ++b) {
+    int first = -1;
+    unsigned differ = 0;  // the bits in which the used bins differ from the first
+    for (int b = 0; b < radix_bins; ++b) {
       std::size_t total = 0;
       for (int t = 0; t < threads; ++t) total += hist[(std::size_t(t) * std::size_t(digits) + std::size_t(d)) * radix_bins + std::size_t(b)];
-      all_one = total == n;
+      if (total == 0) continue;
+      if (first < 0) first = b;
+      differ |= unsigned(b ^ first);
     }
-    varying[d] = !all_one;
+    varying[d] = differ != 0;
     count += varying[d];
+    for (int bit = radix_bits - 1; bit >= 0; --bit)
+      if (differ >> bit & 1u) {
+        *top_bit = d * radix_bits + bit;
+        break;
+      }
   }
   return count;
 }
@@ -139,12 +151,78 @@ template <class K, class VS, bool PAIRS> struct combiner {
   }
 };
 
+// One pass: each thread counts its slice's digit (at `shift`, radix_bits
+// wide), `gate` sees the totals (radix_bins of them) and may stop the pass
+// before anything moves (returns false), the offsets are scanned digit by
+// digit then thread by thread (so equal digits keep slice order: stable),
+// `starts` (when not null) gets each digit's first position, and each
+// thread scatters its slice's keys, and values with them, through its
+// write-combining buffers. offsets: threads x radix_bins.
+template <class K, class VS, bool PAIRS, class Ord, class Gate>
+bool scatter_pass(const K* src_k, const VS* src_v, K* dst_k, VS* dst_v, std::size_t n, const Ord& ord, int shift,
+                  int threads, std::size_t* offsets, std::vector<std::unique_ptr<combiner<K, VS, PAIRS>>>& combiners,
+                  std::size_t* starts, Gate gate) {
+  using wc = combiner<K, VS, PAIRS>;
+  bool go = true;
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const std::size_t lo = n * std::size_t(t) / std::size_t(nt), hi = n * std::size_t(t + 1) / std::size_t(nt);
+    // count this slice's digits
+    std::size_t* mine = offsets + std::size_t(t) * radix_bins;
+    std::fill(mine, mine + radix_bins, std::size_t(0));
+    for (std::size_t i = lo; i < hi; ++i) ++mine[(ord.key_rank(src_k[i]) >> shift) & (radix_bins - 1)];
+    if (!combiners[std::size_t(t)]) combiners[std::size_t(t)] = std::make_unique<wc>();
+#pragma omp barrier
+#pragma omp single
+    {
+      std::vector<std::size_t> totals(radix_bins, 0);
+      for (int u = 0; u < nt; ++u)
+        for (int b = 0; b < radix_bins; ++b) totals[std::size_t(b)] += offsets[std::size_t(u) * radix_bins + std::size_t(b)];
+      go = gate(totals.data());
+      // offsets: digit by digit, then thread by thread within a digit
+      std::size_t at = 0;
+      for (int b = 0; b < radix_bins; ++b) {
+        if (starts) starts[b] = at;
+        for (int u = 0; u < nt; ++u) {
+          std::size_t& c = offsets[std::size_t(u) * radix_bins + std::size_t(b)];
+          const std::size_t count = c;
+          c = at;
+          at += count;
+        }
+      }
+      if (starts) starts[radix_bins] = at;
+    }
+    // scatter through the combining buffers (the single's implied barrier:
+    // every offset is known)
+    if (go) {
+      wc& w = *combiners[std::size_t(t)];
+      w.start(dst_k, mine);
+      for (std::size_t i = lo; i < hi; ++i) {
+        const K k = src_k[i];
+        const int b = int((ord.key_rank(k) >> shift) & (radix_bins - 1));
+        const unsigned f = w.fill[b]++;
+        w.keys[b][f] = k;
+        if constexpr (PAIRS) w.vals[b][f] = src_v[i];
+        if (f + 1 == w.room[b]) w.flush(b, dst_k, dst_v, mine[b]);
+      }
+      for (int b = 0; b < radix_bins; ++b)
+        if (w.fill[b]) w.flush(b, dst_k, dst_v, mine[b]);
+      _mm_sfence();  // the streamed lines are visible before the next pass reads them
+    }
+  }
+  return go;
+}
+
+// The value type a sort moves: V, or a one-byte stand-in for keys alone.
+template <class V> using moved_value = std::conditional_t<std::is_void_v<V>, unsigned char, V>;
+
 // Sorts keys (and vals, when V is not void) by the digits marked in
 // `varying`, lowest first; the result lands back in keys/vals.
 template <class K, class V, class Ord>
 void radix_sort(K* keys, V* vals, std::size_t n, const Ord& ord, int digits, const bool* varying, int threads) {
   constexpr bool pairs = !std::is_void_v<V>;
-  using VS = std::conditional_t<pairs, V, unsigned char>;  // a stand-in type when there are no values
+  using VS = moved_value<V>;
   using wc = combiner<K, VS, pairs>;
   const scratch<K> tmp_k(n);
   const scratch<VS> tmp_v(pairs ? n : 0);
@@ -156,45 +234,8 @@ void radix_sort(K* keys, V* vals, std::size_t n, const Ord& ord, int digits, con
   std::vector<std::unique_ptr<wc>> combiners(static_cast<std::size_t>(threads));
   for (int d = 0; d < digits; ++d) {
     if (!varying[d]) continue;
-    const int shift = d * radix_bits;
-#pragma omp parallel num_threads(threads)
-    {
-      const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-      const std::size_t lo = n * std::size_t(t) / std::size_t(nt), hi = n * std::size_t(t + 1) / std::size_t(nt);
-      // count this slice's digits
-      std::size_t* mine = offsets.data() + std::size_t(t) * radix_bins;
-      std::fill(mine, mine + radix_bins, std::size_t(0));
-      for (std::size_t i = lo; i < hi; ++i) ++mine[(ord.key_rank(src_k[i]) >> shift) & (radix_bins - 1)];
-      if (!combiners[std::size_t(t)]) combiners[std::size_t(t)] = std::make_unique<wc>();
-#pragma omp barrier
-      // offsets: digit by digit, then thread by thread within a digit
-#pragma omp single
-      {
-        std::size_t at = 0;
-        for (int b = 0; b < radix_bins; ++b)
-          for (int u = 0; u < nt; ++u) {
-            std::size_t& c = offsets[std::size_t(u) * radix_bins + std::size_t(b)];
-            const std::size_t count = c;
-            c = at;
-            at += count;
-          }
-      }
-      // scatter through the combining buffers (the single's implied
-      // barrier: every offset is known)
-      wc& w = *combiners[std::size_t(t)];
-      w.start(dst_k, mine);
-      for (std::size_t i = lo; i < hi; ++i) {
-        const K k = src_k[i];
-        const int b = int((ord.key_rank(k) >> shift) & (radix_bins - 1));
-        const unsigned f = w.fill[b]++;
-        w.keys[b][f] = k;
-        if constexpr (pairs) w.vals[b][f] = src_v[i];
-        if (f + 1 == w.room[b]) w.flush(b, dst_k, dst_v, mine[b]);
-      }
-      for (int b = 0; b < radix_bins; ++b)
-        if (w.fill[b]) w.flush(b, dst_k, dst_v, mine[b]);
-      _mm_sfence();  // the streamed lines are visible before the next pass reads them
-    }
+    scatter_pass(src_k, src_v, dst_k, dst_v, n, ord, d * radix_bits, threads, offsets.data(), combiners, nullptr,
+                 [](const std::size_t*) { return true; });
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
   }

@@ -1,12 +1,16 @@
 // The CPU backend, parallel over OpenMP threads, under the same order as the
 // GPU sorts (key_order: CUB's order, descending, bit ranges). It replaced
 // libstdc++'s parallel mode (__gnu_parallel's multiway mergesort), about 5x
-// slower on 16 cores (docs/perf/host.md). Two sorts:
-//   radix      keys whose ranks vary in at most max_radix_passes 11-bit
-//              digits (every key of 4 bytes or less; wider keys with few
-//              varying digits): the parallel LSD radix sort of
-//              cpu_radix.hpp, stable, values moved with the keys (values
-//              of other widths: an index moved, then a gather)
+// slower on 16 cores (docs/perf/host.md). Three sorts:
+//   hybrid     keys whose ranks vary in two 11-bit digits or more, when the
+//              MSD pass's buckets each fit a core's cache (cpu_hybrid.hpp):
+//              one parallel MSD pass, then each bucket's lower digits in
+//              cache; stable, values moved with the keys (values of other
+//              widths: an index moved, then a gather)
+//   radix      otherwise keys whose ranks vary in at most max_radix_passes
+//              11-bit digits (skewed keys of 4 bytes or less; wider keys
+//              with few varying digits): the parallel LSD radix sort of
+//              cpu_radix.hpp, stable, values moved the same way
 //   IPS4o      the others (Axtmann, Witt, Ferizovic, Sanders 2017, "In-place
 //              Parallel Super Scalar Samplesort"): a comparison sort makes
 //              fewer passes over wide keys
@@ -30,7 +34,7 @@
 #include "host/cpu_sort.hpp"
 
 #include "core/validate.hpp"
-#include "host/cpu_radix.hpp"
+#include "host/cpu_hybrid.hpp"
 
 #include <ips4o/ips4o.hpp>
 #include <omp.h>
@@ -171,7 +175,8 @@ struct bytes16 {
   std::uint64_t lo, hi;
 };
 
-// Sorts by radix and returns true, or returns false (IPS4o's keys).
+// Sorts by radix (the hybrid, else LSD) and returns true, or returns false
+// (IPS4o's keys).
 template <class K>
 bool radix_sorted(K* keys, void* vals, std::size_t val_size, std::size_t n, const key_order<K>& ord) {
   using U = typename key_traits<K>::bits;
@@ -180,26 +185,33 @@ bool radix_sorted(K* keys, void* vals, std::size_t val_size, std::size_t n, cons
   const int digits = (rank_bits + cpu::radix_bits - 1) / cpu::radix_bits;
   const int threads = cpu::radix_threads(n);
   bool varying[sizeof(U)] = {};
-  const int passes = cpu::varying_digits(keys, n, ord, digits, threads, varying);
-  if (passes > max_radix_passes) return false;
+  int top_bit = -1;
+  const int passes = cpu::varying_digits(keys, n, ord, digits, threads, varying, &top_bit);
   if (passes == 0) return true;  // every rank equal: the stable order is the input's
-  auto sort = [&]<class V>(V* v) { cpu::radix_sort<K, V>(keys, v, n, ord, digits, varying, threads); };
+  auto sort = [&]<class V>(V* v) {
+    if (passes >= 2 && n >= cpu::hybrid_min_keys &&
+        cpu::hybrid_sort<K, V>(keys, v, n, ord, digits, varying, top_bit, threads))
+      return true;
+    if (passes > max_radix_passes) return false;
+    cpu::radix_sort<K, V>(keys, v, n, ord, digits, varying, threads);
+    return true;
+  };
   switch (vals ? val_size : 0) {
-    case 0: sort(static_cast<void*>(nullptr)); break;
-    case 1: sort(static_cast<std::uint8_t*>(vals)); break;
-    case 2: sort(static_cast<std::uint16_t*>(vals)); break;
-    case 4: sort(static_cast<std::uint32_t*>(vals)); break;
-    case 8: sort(static_cast<std::uint64_t*>(vals)); break;
-    case 16: sort(static_cast<bytes16*>(vals)); break;
+    case 0: return sort(static_cast<void*>(nullptr));
+    case 1: return sort(static_cast<std::uint8_t*>(vals));
+    case 2: return sort(static_cast<std::uint16_t*>(vals));
+    case 4: return sort(static_cast<std::uint32_t*>(vals));
+    case 8: return sort(static_cast<std::uint64_t*>(vals));
+    case 16: return sort(static_cast<bytes16*>(vals));
     default: {  // other widths: the original index moves, then the values are gathered
       const auto from = std::make_unique_for_overwrite<std::uint64_t[]>(n);
 #pragma omp parallel for num_threads(threads) schedule(static)
       for (std::int64_t i = 0; i < std::int64_t(n); ++i) from[i] = std::uint64_t(i);
-      sort(from.get());
+      if (!sort(from.get())) return false;
       gather_values(vals, val_size, n, from.get());
+      return true;
     }
   }
-  return true;
 }
 
 }  // namespace
