@@ -71,7 +71,7 @@ template <class K, class V>
 sorted_out<K, V> run_fabric(const std::vector<K>& keys, const std::vector<V>& vals, const std::vector<std::size_t>& bounds,
                             int p, gpusort::order dir, std::size_t capacity, int begin_bit = 0, int end_bit = -1,
                             std::size_t value_offset = 0,
-                            gpusort::multi::strategy how = gpusort::multi::strategy::automatic) {
+                            gpusort::multi::strategy how = gpusort::multi::strategy::automatic, int rounds = 0) {
   constexpr bool pairs = !std::is_same_v<V, no_vals>;
   fabric f(p);
   std::vector<sorted_out<K, V>> per(static_cast<std::size_t>(p));
@@ -99,6 +99,7 @@ sorted_out<K, V> run_fabric(const std::vector<K>& keys, const std::vector<V>& va
       o.begin_bit = begin_bit;
       o.end_bit = end_bit;
       o.how = how;
+      o.rounds = rounds;
       o.stream = st.get();
       const std::size_t vs = pairs ? sizeof(V) : 0;
       std::size_t bytes = 0;
@@ -236,6 +237,39 @@ TEST_F(GpuMulti, SmallAndEmpty) {
     const auto got = run_fabric<std::uint64_t, std::uint32_t>(keys, vals, bounds, 4, gpusort::order::ascending,
                                                               gpusort::multi::output_capacity(n, 4), 0, -1, 0, how);
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.vals[i], idx[i]) << i << form_name(how);
+  }
+}
+
+// Sort first's exchange in any number of rounds (one, the default, more
+// rounds than some ranks have keys): still the stable global order.
+TEST_F(GpuMulti, SortFirstRounds) {
+  const std::size_t n = 100003;
+  std::vector<std::uint32_t> vals(n);
+  std::iota(vals.begin(), vals.end(), 0u);
+  for (dist d : {dist::uniform, dist::equal, dist::zipf}) {
+    const auto keys = h::generate<std::uint64_t>(d, n, 11);
+    for (auto dir : {gpusort::order::ascending, gpusort::order::descending}) {
+      const auto idx = oracle(keys, dir);
+      for (int p : {2, 3})
+        for (int rounds : {1, 2, 5, gpusort::multi::max_rounds}) {
+          const std::string what = std::string(h::to_string(d)) + " p=" + std::to_string(p) +
+                                   " rounds=" + std::to_string(rounds);
+          const auto got = run_fabric<std::uint64_t, std::uint32_t>(
+              keys, vals, shard_bounds(n, p, p == 3, 9), p, dir, gpusort::multi::output_capacity(n, p), 0, -1, 0,
+              gpusort::multi::strategy::sort_first, rounds);
+          ASSERT_EQ(got.vals.size(), n) << what;
+          for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.vals[i], idx[i]) << what << " at " << i;
+        }
+    }
+  }
+  const auto keys = h::generate<std::uint32_t>(dist::uniform, 1000, 1);
+  try {
+    run_fabric<std::uint32_t, no_vals>(keys, {}, shard_bounds(1000, 2, false, 0), 2, gpusort::order::ascending, 1000,
+                                       0, -1, 0, gpusort::multi::strategy::sort_first, gpusort::multi::max_rounds + 1);
+    FAIL() << "no error for too many rounds";
+  } catch (const gpusort::error& e) {
+    EXPECT_EQ(e.code(), gpusort::errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("rounds"), std::string::npos) << e.what();
   }
 }
 

@@ -36,9 +36,12 @@ struct outcome {
 // The plan on p simulated ranks; shard boundaries from `bounds` (p + 1
 // values). Partition first samples and classifies the unsorted shards; sort
 // first sorts each shard stably, samples it in sorted order and cuts it at
-// split_point, which must give every key the bucket bucket_of gives it.
+// split_point, which must give every key the bucket bucket_of gives it; its
+// exchange runs in k rounds: p k equal shares, rank t's range being shares
+// t k to t k + k - 1, each sorted stably on its own.
 template <class K>
-outcome simulate(const std::vector<K>& keys, const std::vector<std::size_t>& bounds, int p, bool sort_first = false) {
+outcome simulate(const std::vector<K>& keys, const std::vector<std::size_t>& bounds, int p, bool sort_first = false,
+                 int k = 1) {
   using U = typename gpusort::detail::key_traits<K>::bits;
   const gpusort::detail::key_order<K> ord;
   const int s = mp::samples_per_rank(p);
@@ -71,11 +74,12 @@ outcome simulate(const std::vector<K>& keys, const std::vector<std::size_t>& bou
   std::uint64_t sum = 0;
   for (std::size_t j = 0; j < idx.size(); ++j) cumulative[j] = sum += gathered[idx[j]].weight;
   EXPECT_EQ(sum, keys.size()) << "the samples' weights cover every key";
+  const int buckets = p * k;
   std::vector<std::size_t> split;
-  for (int t = 1; t < p; ++t)
-    split.push_back(mp::splitter_index(cumulative.data(), cumulative.size(), mp::share_end(sum, p, t)));
+  for (int t = 1; t < buckets; ++t)
+    split.push_back(mp::splitter_index(cumulative.data(), cumulative.size(), mp::share_end(sum, buckets, t)));
   // 3. classify: bucket t gets every rank's keys of bucket t, in rank order
-  std::vector<std::vector<std::size_t>> bucket(p);
+  std::vector<std::vector<std::size_t>> bucket(buckets);
   for (int r = 0; r < p; ++r) {
     std::vector<mp::cut<U>> cuts;
     for (std::size_t j : split)
@@ -86,26 +90,31 @@ outcome simulate(const std::vector<K>& keys, const std::vector<std::size_t>& bou
     for (const auto& c : cuts) split_at.push_back(mp::split_point(c, key_at, n_r));
     split_at.push_back(n_r);
     for (std::uint64_t i = 0; i < n_r; ++i) {
-      const unsigned b = mp::bucket_of(cuts.data(), p - 1, U(key_at(i)), i);
-      bucket[b < unsigned(p) ? b : 0].push_back(shard[r][i]);
-      if (b >= unsigned(p)) ADD_FAILURE() << "bucket " << b << " of " << p;
+      const unsigned b = mp::bucket_of(cuts.data(), buckets - 1, U(key_at(i)), i);
+      bucket[b < unsigned(buckets) ? b : 0].push_back(shard[r][i]);
+      if (b >= unsigned(buckets)) ADD_FAILURE() << "bucket " << b << " of " << buckets;
       else if (sort_first && !(split_at[b] <= i && i < split_at[b + 1]))
         ADD_FAILURE() << "rank " << r << " key " << i << ": bucket " << b << " but split points " << split_at[b]
                       << ".." << split_at[b + 1];
     }
   }
-  // 4. each rank sorts its receipts stably
+  // 4. each rank sorts its receipts stably (each round's on its own)
   for (int t = 0; t < p; ++t) {
-    std::stable_sort(bucket[t].begin(), bucket[t].end(),
-                     [&](std::size_t a, std::size_t b) { return ord.key_rank(keys[a]) < ord.key_rank(keys[b]); });
-    out.order.insert(out.order.end(), bucket[t].begin(), bucket[t].end());
-    out.sizes.push_back(bucket[t].size());
+    std::size_t size = 0;
+    for (int u = t * k; u < (t + 1) * k; ++u) {
+      std::stable_sort(bucket[u].begin(), bucket[u].end(),
+                       [&](std::size_t a, std::size_t b) { return ord.key_rank(keys[a]) < ord.key_rank(keys[b]); });
+      out.order.insert(out.order.end(), bucket[u].begin(), bucket[u].end());
+      size += bucket[u].size();
+    }
+    out.sizes.push_back(size);
   }
   return out;
 }
 
 template <class K>
-void check(const std::vector<K>& keys, int p, std::uint64_t seed, const std::string& what, bool sort_first = false) {
+void check(const std::vector<K>& keys, int p, std::uint64_t seed, const std::string& what, bool sort_first = false,
+           int k = 1) {
   const std::size_t n = keys.size();
   // uneven shards: random cut points, so some shards are empty or tiny
   std::mt19937_64 rng(seed);
@@ -114,7 +123,7 @@ void check(const std::vector<K>& keys, int p, std::uint64_t seed, const std::str
   cuts[p] = n;
   for (int r = 1; r < p; ++r) cuts[r] = n ? std::size_t(rng() % (n + 1)) : 0;
   std::sort(cuts.begin(), cuts.end());
-  const outcome got = simulate(keys, cuts, p, sort_first);
+  const outcome got = simulate(keys, cuts, p, sort_first, k);
   const gpusort::detail::key_order<K> ord;
   std::vector<std::size_t> want(n);
   for (std::size_t i = 0; i < n; ++i) want[i] = i;
@@ -145,11 +154,14 @@ TYPED_TEST(MultiPlan, StableGlobalOrderAndBalance) {
                           std::size_t(100003)})
       for (int p : {1, 2, 3, 8}) {
         const auto keys = h::generate<K>(d, n, 40 + n);
-        for (bool sort_first : {false, true})
+        for (int form = 0; form < 3; ++form) {  // partition first; sort first in 1 and 3 rounds
+          const bool sort_first = form > 0;
+          const int k = form == 2 ? 3 : 1;
           check(keys, p, n * 31 + std::uint64_t(p),
                 std::string(h::to_string(d)) + " n=" + std::to_string(n) + " p=" + std::to_string(p) +
-                    (sort_first ? " sort first" : " partition first"),
-                sort_first);
+                    (sort_first ? " sort first, rounds " + std::to_string(k) : " partition first"),
+                sort_first, k);
+        }
       }
 }
 
@@ -163,13 +175,23 @@ TEST(MultiPlanBalance, WithinFivePercent) {
       std::vector<std::size_t> cuts(p + 1);
       for (int r = 0; r <= p; ++r) cuts[r] = n / p * std::size_t(r);
       for (bool sort_first : {false, true}) {
-        const outcome got = simulate(keys, cuts, p, sort_first);
+        const outcome got = simulate(keys, cuts, p, sort_first, sort_first ? 8 : 1);
         for (int t = 0; t < p; ++t) {
           const double ratio = double(got.sizes[t]) / double(n / p);
           EXPECT_NEAR(ratio, 1.0, 0.05) << h::to_string(d) << " p=" << p << " bucket " << t << (sort_first ? " sort first" : "");
         }
       }
     }
+}
+
+// Sort first's rounds keep the ranks' ranges: cut t k of p k shares is cut t of p.
+TEST(MultiPlan, RoundsKeepTheRankCuts) {
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t n = i % 2 ? rng() : rng() % 1000000;
+    const int p = 1 + int(rng() % 255), k = 1 + int(rng() % 64), t = int(rng() % std::uint64_t(p + 1));
+    ASSERT_EQ(mp::share_end(n, p * k, t * k), mp::share_end(n, p, t)) << n << " " << p << " " << k << " " << t;
+  }
 }
 
 TEST(MultiPlan, CutsTieByRankAndPosition) {

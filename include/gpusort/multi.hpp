@@ -46,8 +46,13 @@ namespace gpusort::multi {
 //                    exchange, sort what arrived (the own bucket while the
 //                    exchange runs), merge
 //   sort_first       sort the whole shard, exchange its contiguous ranges
-//                    (no partition pass), merge the p sorted runs
-//                    (log2 p rounds of two-way merges)
+//                    (no partition pass), merge the p sorted runs (log2 p
+//                    rounds of two-way merges); with options::rounds > 1
+//                    the exchange goes in rounds, each an equal share of
+//                    every rank's key range, each merged while the next
+//                    travels (on two H100s that measured slower: NCCL's
+//                    transfers lose most of their rate beside the merges,
+//                    docs/perf/multi_gpu.md)
 //   automatic        sort_first for two ranks, partition_first above
 // Partial bit ranges and values that move by index take partition_first's
 // one sort after the exchange whatever is asked.
@@ -57,7 +62,11 @@ struct options : gpusort::options {
   // Fill result's phase times (one more synchronisation of the stream).
   bool timed = false;
   strategy how = strategy::automatic;
+  // sort_first: the exchange's rounds (1 to max_rounds; 0 picks
+  // default_rounds). Every rank must pass the same, as the same `how`.
+  int rounds = 0;
 };
+constexpr int default_rounds = 1, max_rounds = 64;
 
 struct result {
   std::size_t count = 0;            // keys this rank holds: out[0, count)

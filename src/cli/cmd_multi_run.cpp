@@ -47,7 +47,7 @@ namespace {
 const char* usage =
     "usage: gpusort multi-run (--threads N | --procs N | under mpirun/srun --id-file PATH)\n"
     "                         [--key K,..|all] [--pairs] [--n N,..] [--dist D,..] [--seed S] [--descending]\n"
-    "                         [--strategy auto|partition_first|sort_first]\n"
+    "                         [--strategy auto|partition_first|sort_first] [--rounds K]\n"
     "  sorts --n generated keys (default 2^24 u32 uniform) over N GPUs with the\n"
     "  multi-GPU sort and checks every rank's range against std::stable_sort;\n"
     "  lists run every combination.\n";
@@ -56,6 +56,7 @@ struct job {
   std::string key = "u32", dist = "uniform";
   bool pairs = false, descending = false;
   multi::strategy how = multi::strategy::automatic;
+  int rounds = 0;
   std::size_t n = std::size_t(1) << 24;
   std::uint64_t seed = 1;
 };
@@ -92,6 +93,7 @@ template <class K> bool run_rank(const job& j, ncclComm_t comm, int rank, int ra
   o.stream = st;
   o.timed = true;
   o.how = j.how;
+  o.rounds = j.rounds;
   o.direction = j.descending ? order::descending : order::ascending;
   const auto t0 = std::chrono::steady_clock::now();
   const multi::result res = j.pairs ? multi::sort_pairs(in, out, vin, vout, m, cap, comm, o)
@@ -161,6 +163,8 @@ std::vector<job> jobs_of(const parsed_args& a) {
   if (how == "partition_first") base.how = multi::strategy::partition_first;
   else if (how == "sort_first") base.how = multi::strategy::sort_first;
   else if (how != "auto") throw usage_error("--strategy: auto, partition_first or sort_first");
+  base.rounds = int(parse_count(a.value_or("rounds", "0"), "--rounds"));
+  if (base.rounds > multi::max_rounds) throw usage_error("--rounds: 0 to " + std::to_string(multi::max_rounds));
   std::vector<std::string> keys = split_list(a.value_or("key", "u32"));
   if (keys.size() == 1 && keys[0] == "all") keys.assign(std::begin(key_names), std::end(key_names));
   std::vector<job> jobs;
@@ -202,7 +206,8 @@ bool launched(int& rank, int& size, int& local) {
 int cmd_multi_run(int argc, char** argv) {
   parsed_args a(argc, argv, 2,
                 {{"threads", true}, {"procs", true}, {"id-file", true}, {"key", true}, {"pairs", false},
-                 {"n", true}, {"dist", true}, {"seed", true}, {"descending", false}, {"strategy", true}},
+                 {"n", true}, {"dist", true}, {"seed", true}, {"descending", false}, {"strategy", true},
+                 {"rounds", true}},
                 "multi-run");
   if (a.flag("help")) {
     std::printf("%s", usage);

@@ -69,6 +69,9 @@ gpusort::multi::result sort_with(transport& tx, void* temp, std::size_t* temp_by
   const key_order<K> ord = checked_order<K>(opt, ctx);
   if (tx.size() > max_ranks)
     ctx.fail(errc::unsupported, std::to_string(tx.size()) + " ranks (at most " + std::to_string(max_ranks) + ")");
+  if (opt.rounds < 0 || opt.rounds > gpusort::multi::max_rounds)
+    ctx.fail(errc::invalid_argument, "rounds " + std::to_string(opt.rounds) + " (0 to " +
+                                         std::to_string(gpusort::multi::max_rounds) + ")");
   int device = -1;
   ctx.check(cudaGetDevice(&device), "cudaGetDevice");
   if (device != tx.device())
@@ -100,6 +103,7 @@ gpusort::multi::result sort_with(transport& tx, void* temp, std::size_t* temp_by
                           opt.timed,
                           opt.how == gpusort::multi::strategy::sort_first ||
                               (opt.how == gpusort::multi::strategy::automatic && tx.size() == 2),
+                          opt.rounds ? opt.rounds : gpusort::multi::default_rounds,
                           &out};
     sort_shard<C>(c);
     return to_result(out);

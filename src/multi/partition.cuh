@@ -7,7 +7,8 @@
 //              their tag order; weights_kernel: their weights in that order,
 //              summed inclusively (cub::DeviceScan)
 //   splitters  cuts_kernel: splitter t is the first sample whose cumulative
-//              weight reaches t n / p, as this rank's cut
+//              weight reaches t n / p (t n / (p k) for sort first's k
+//              rounds), as this rank's cut
 //   partition  the shared distribution kernels (partition/count.cuh,
 //              partition/scatter.cuh) under shard_policy: one bucket per
 //              destination rank, classified by tag (plan.hpp's bucket_of),
@@ -52,14 +53,17 @@ __global__ void weights_kernel(const sample<U>* all, const std::uint32_t* idx, s
     w[j] = all[idx[j]].weight;
 }
 
-// splitters: one thread per cut; n is the last cumulative weight
+// splitters: one thread per cut between `buckets` equal shares (the ranks,
+// or sort first's rounds of every rank: cut t * rounds is rank t's, as
+// share_end(n, p * k, t * k) = share_end(n, p, t)); n is the last
+// cumulative weight
 template <class U>
 __global__ void cuts_kernel(const sample<U>* all, const std::uint32_t* idx, const std::uint64_t* cumulative,
-                            std::size_t count, int ranks, std::uint32_t rank, cut<U>* cuts) {
+                            std::size_t count, int buckets, std::uint32_t rank, cut<U>* cuts) {
   const int t = int(blockIdx.x * blockDim.x + threadIdx.x) + 1;
-  if (t >= ranks) return;
+  if (t >= buckets) return;
   const std::uint64_t n = count ? cumulative[count - 1] : 0;
-  const std::size_t j = splitter_index(cumulative, count, share_end(n, ranks, t));
+  const std::size_t j = splitter_index(cumulative, count, share_end(n, buckets, t));
   cuts[t - 1] = j < count ? cut_for(all[idx[j]], rank) : cut_after_all<U>();
 }
 

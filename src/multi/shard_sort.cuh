@@ -68,7 +68,7 @@ template <class C> traffic partition_and_count(const shard_call<C>& c, const sha
   cudaStream_t st = c.stream;
   const std::size_t tiles = (n + tuning::tile - 1) / tuning::tile;
   constexpr int ST = tuning::small_threads;
-  find_cuts(c, L, c.keys_in);
+  find_cuts(c, L, c.keys_in, p);
   if (tiles > 0) {
     if (moves_by_index(c)) {  // positions move, then the values follow them
       launch_iota(ctx, L.index[0], true, n, st);
@@ -166,7 +166,7 @@ template <class C> void sort_shard(const shard_call<C>& c) {
     return;
   }
 
-  if (c.sort_first && !one_sort(c)) {
+  if (sorts_first(c)) {
     sort_first_shard(c, L, local_sort, shard_events{ev_start.e, ev_part.e, ev_x.e, ev_sorted.e, ev_end.e});
     return;
   }

@@ -24,7 +24,7 @@ struct shard_result {
   float partition_ms = 0;  // sample, splitters, partition or split search, counts (to the host)
   float exchange_ms = 0;   // the transport's group of sends and receives
   float sort_ms = 0;       // the local sorts (partition first: the own bucket's overlaps the exchange)
-  float merge_ms = 0;      // merging the sorted runs into the output
+  float merge_ms = 0;      // merging the sorted runs into the output (sort first: after the last round lands)
 };
 
 // The local sort of the key type K (its order and algorithm are the
@@ -49,6 +49,7 @@ template <class C> struct shard_call {
   const local_sort_fn* local_sort;
   bool timed;
   bool sort_first;           // sort the shard, then split it (else partition it first)
+  int rounds;                // sort first: the exchange's rounds (>= 1)
   shard_result* out;
 };
 

@@ -53,6 +53,10 @@ template <class C> bool moves_by_index(const shard_call<C>& c) {
 // stable sort of the whole keeps every source rank's keys in input order.
 template <class C> bool one_sort(const shard_call<C>& c) { return !c.ord.full_range() || moves_by_index(c); }
 
+// Sort first's rounds (sort_first.cuh); the exchange of partition first is one.
+template <class C> bool sorts_first(const shard_call<C>& c) { return c.sort_first && !one_sort(c); }
+template <class C> int rounds_of(const shard_call<C>& c) { return sorts_first(c) ? c.rounds : 1; }
+
 // The scratch of one rank's call; sized (base null) and carved by the same code.
 template <class C> struct shard_layout {
   using U = typename key_traits<C>::bits;
@@ -66,12 +70,13 @@ template <class C> struct shard_layout {
   std::uint64_t* cumulative;
   void* scan_temp;
   std::size_t scan_bytes = 0;
-  cut<U>* cuts;
+  cut<U>* cuts;               // ranks x rounds - 1
+  std::uint64_t* split_at;    // sort first: the cuts' split points, 0 and n around them
   std::size_t* table;
   std::size_t* offsets;
   void* table_temp;
   std::size_t table_bytes = 0;
-  std::uint64_t* counts;      // ranks counts + the capacity
+  std::uint64_t* counts;      // counts [rank][round], then the capacity
   std::uint64_t* all_counts;  // every rank's
   C* part_k;
   std::uint8_t* part_v;
@@ -86,7 +91,8 @@ template <class C> struct shard_layout {
   std::size_t bytes = 0;
 
   shard_layout(const shard_call<C>& c, void* base) {
-    const int p = c.tx->size(), s = samples_per_rank(p);
+    const int p = c.tx->size(), s = samples_per_rank(p), k = rounds_of(c);
+    const std::size_t buckets = std::size_t(p) * std::size_t(k);
     const std::size_t S = std::size_t(p) * std::size_t(s), n = c.n, cap = c.capacity, vs = c.val_size;
     const std::size_t tiles = (n + tuning::tile - 1) / tuning::tile, cells = std::size_t(p) * tiles;
     // the sizes of the sub-calls' scratch
@@ -119,7 +125,7 @@ template <class C> struct shard_layout {
       return;
     }
     local(cap);
-    if (c.sort_first && !one_sort(c)) local(n);  // sort first: the whole shard
+    if (sorts_first(c)) local(n);  // sort first: the whole shard
     for (std::size_t m = 1; m <= cap && m != 0; m *= 2) {
       local(m);
       local(m - 1 ? m - 1 : 1);
@@ -136,12 +142,13 @@ template <class C> struct shard_layout {
     weights = plan.take<std::uint64_t>(S);
     cumulative = plan.take<std::uint64_t>(S);
     scan_temp = plan.take<std::uint8_t>(scan_bytes);
-    cuts = plan.take<cut<U>>(std::size_t(p));
+    cuts = plan.take<cut<U>>(buckets);
+    split_at = plan.take<std::uint64_t>(buckets + 1);
     table = plan.take<std::size_t>(cells);
     offsets = plan.take<std::size_t>(cells);
     table_temp = plan.take<std::uint8_t>(table_bytes);
-    counts = plan.take<std::uint64_t>(std::size_t(p) + 1);
-    all_counts = plan.take<std::uint64_t>(std::size_t(p) * (std::size_t(p) + 1));
+    counts = plan.take<std::uint64_t>(buckets + 1);
+    all_counts = plan.take<std::uint64_t>(std::size_t(p) * (buckets + 1));
     part_k = plan.take<C>(n);
     part_v = plan.take<std::uint8_t>(n * vs);
     recv_k = plan.take<C>(cap);
@@ -191,19 +198,28 @@ inline void finish_times(const call_context& ctx, cudaStream_t st, cudaEvent_t e
     ctx.check(cudaEventElapsedTime(ms, i.first, i.second), "cudaEventElapsedTime");
 }
 
-// What every rank sends every rank, read on the host: h[from][to], and each
-// rank's capacity at h[from][p].
+// What every rank sends every rank in each of k rounds, read on the host:
+// h[from][to * k + round], and each rank's capacity at the end of its row.
 struct traffic {
-  int p = 0;
+  int p = 0, k = 1;
   std::vector<std::uint64_t> h;
-  std::size_t sends(int from, int to) const { return std::size_t(h[std::size_t(from) * (p + 1) + std::size_t(to)]); }
-  std::size_t capacity(int q) const { return sends(q, p); }
+  std::size_t row() const { return std::size_t(p) * std::size_t(k) + 1; }
+  std::size_t sends(int from, int to, int round) const {
+    return std::size_t(h[std::size_t(from) * row() + std::size_t(to) * std::size_t(k) + std::size_t(round)]);
+  }
+  std::size_t sends(int from, int to) const {
+    std::size_t m = 0;
+    for (int j = 0; j < k; ++j) m += sends(from, to, j);
+    return m;
+  }
+  std::size_t capacity(int q) const { return std::size_t(h[std::size_t(q) * row() + row() - 1]); }
 };
 
 // splitters: samples of `keys` (this rank's n keys: the unsorted shard, or
 // the sorted one, whose positions give the same tag order, the local sort
 // being stable), gathered, sorted, weighed; L.cuts gets this rank's cuts
-template <class C> void find_cuts(const shard_call<C>& c, const shard_layout<C>& L, const C* keys) {
+// between `buckets` equal shares
+template <class C> void find_cuts(const shard_call<C>& c, const shard_layout<C>& L, const C* keys, int buckets) {
   using U = typename key_traits<C>::bits;
   const call_context& ctx = *c.ctx;
   transport& tx = *c.tx;
@@ -230,21 +246,20 @@ template <class C> void find_cuts(const shard_call<C>& c, const shard_layout<C>&
   std::size_t scan_bytes = L.scan_bytes;
   ctx.check(cub::DeviceScan::InclusiveSum(L.scan_temp, scan_bytes, L.weights, L.cumulative, std::int64_t(S), st),
             "cub::DeviceScan::InclusiveSum (sample weights)");
-  cuts_kernel<<<unsigned((p + ST - 1) / ST), ST, 0, st>>>(L.all, L.sidx[1], L.cumulative, S, p, r, L.cuts);
+  cuts_kernel<<<unsigned((buckets + ST - 1) / ST), ST, 0, st>>>(L.all, L.sidx[1], L.cumulative, S, buckets, r, L.cuts);
   ctx.check_launch("multi cuts");
 }
 
-// counts: L.counts (this rank's p counts and its capacity) from every rank,
-// on the host; `done` marks the end on the stream, which is synchronised
+// counts: L.counts (this rank's p x k counts and its capacity) from every
+// rank, on the host; `done` marks the end on the stream, which is synchronised
 template <class C> traffic gather_counts(const shard_call<C>& c, const shard_layout<C>& L, cudaEvent_t done) {
   const call_context& ctx = *c.ctx;
-  const int p = c.tx->size();
   cudaStream_t st = c.stream;
-  const std::size_t row = std::size_t(p) + 1;
-  c.tx->all_gather(L.counts, L.all_counts, row * sizeof(std::uint64_t), st);
   traffic t;
-  t.p = p;
-  t.h.resize(std::size_t(p) * row);
+  t.p = c.tx->size();
+  t.k = rounds_of(c);
+  c.tx->all_gather(L.counts, L.all_counts, t.row() * sizeof(std::uint64_t), st);
+  t.h.resize(std::size_t(t.p) * t.row());
   ctx.check(cudaMemcpyAsync(t.h.data(), L.all_counts, t.h.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, st),
             "cudaMemcpyAsync(counts)");
   ctx.check(cudaEventRecord(done, st), "cudaEventRecord");

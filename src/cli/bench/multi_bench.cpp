@@ -16,7 +16,9 @@
 //   nccl_partfirst_xN, nccl_sortfirst_xN (and their phases)
 //                             with --strategy partition_first,sort_first:
 //                             each form asked for (multi::strategy), beside
-//                             nccl_sample_xN (auto, the default)
+//                             nccl_sample_xN (auto, the default); with
+//                             --rounds k,..: each sort-first form at each
+//                             multi::options::rounds (rows _r<k>_xN)
 //   nccl_sample_xN_host       with --host: gpusort::multi::sort of a pinned
 //                             host array, host to host (wall clock; the
 //                             array restored from a pristine copy before each
@@ -60,12 +62,14 @@ using namespace bench;
 const char* usage =
     "usage: gpusort bench-multi [--gpus N] [--key K] [--value -|u32|u64] [--n N] [--dist D,..]\n"
     "                           [--reps R] [--host] [--csv PATH] [--strategy S,..]\n"
+    "                           [--rounds K,..]\n"
     "  times the multi-GPU sort over N GPUs (nccl_sample_xN, with its phases) and\n"
     "  gpusort's one-GPU sort of the same n (sort_x1); --host adds the host-to-host\n"
     "  convenience call (nccl_sample_xN_host). Defaults: every visible GPU,\n"
     "  --key u32 --value - --n 2^31 --dist uniform --reps 10. --strategy: auto\n"
     "  (nccl_sample_xN), partition_first (nccl_partfirst_xN), sort_first\n"
-    "  (nccl_sortfirst_xN), each asked for run on the same input.\n";
+    "  (nccl_sortfirst_xN), each asked for run on the same input. --rounds: sort\n"
+    "  first's exchange rounds (0: the default), each a row (_r<k>).\n";
 
 struct no_value {};
 
@@ -90,8 +94,14 @@ harness::check verify(const std::vector<K>& in, const std::vector<K>& out, const
   else return harness::verify_pairs_fast(in.data(), out.data(), vals.data(), in.size(), o, true);
 }
 
-// The forms the bench runs: the strategy and its rows' name.
-using form_list = std::vector<std::pair<multi::strategy, std::string>>;
+// The forms the bench runs: the strategy, sort first's rounds (0: the
+// default) and the rows' name.
+struct form {
+  multi::strategy how;
+  int rounds;
+  std::string name;
+};
+using form_list = std::vector<form>;
 
 template <class K, class V>
 void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::dist d, std::size_t n, int reps,
@@ -107,7 +117,7 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
   const std::size_t cap = multi::output_capacity(n, g);
 
   // ---- the multi-GPU call on device-resident shards, in each form ----
-  for (const auto& [how, form_name] : forms) {
+  for (const auto& [how, rounds, form_name] : forms) {
     const std::string& name = form_name;
     const std::size_t ranks = static_cast<std::size_t>(g);
     std::vector<std::vector<double>> total(ranks), part(ranks), xch(ranks), srt(ranks), mrg(ranks);
@@ -132,6 +142,7 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
         multi::options o;
         o.stream = s.stream;
         o.how = how;
+        o.rounds = rounds;
         std::size_t bytes = 0;
         auto call = [&](void* temp) {
           if constexpr (pairs)
@@ -287,7 +298,7 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
 int cmd_bench_multi(int argc, char** argv) {
   parsed_args a(argc, argv, 2,
                 {{"gpus", true}, {"key", true}, {"value", true}, {"n", true}, {"dist", true}, {"reps", true},
-                 {"host", false}, {"seed", true}, {"csv", true}, {"strategy", true}},
+                 {"host", false}, {"seed", true}, {"csv", true}, {"strategy", true}, {"rounds", true}},
                 "bench-multi");
   if (a.flag("help")) {
     std::printf("%s", usage);
@@ -314,13 +325,28 @@ int cmd_bench_multi(int argc, char** argv) {
   const std::string vname = a.value_or("value", "-");
   const std::size_t n = std::size_t(parse_count(a.value_or("n", "2^31"), "--n"));
   const bool host = a.flag("host");
+  // every strategy, and each sort-first one at every --rounds (named _r<k>
+  // when rounds are asked for)
+  std::vector<int> rounds;
+  for (const auto& r : split_list(a.value_or("rounds", "0"))) {
+    const auto k = parse_count(r, "--rounds");
+    if (k > std::uint64_t(multi::max_rounds)) throw usage_error("--rounds: 0 to " + std::to_string(multi::max_rounds));
+    rounds.push_back(int(k));
+  }
+  const bool named_rounds = a.value("rounds").has_value();
   form_list forms;
   for (const auto& f : split_list(a.value_or("strategy", "auto"))) {
     const std::string x = "_x" + std::to_string(g);
-    if (f == "auto") forms.emplace_back(multi::strategy::automatic, "nccl_sample" + x);
-    else if (f == "partition_first") forms.emplace_back(multi::strategy::partition_first, "nccl_partfirst" + x);
-    else if (f == "sort_first") forms.emplace_back(multi::strategy::sort_first, "nccl_sortfirst" + x);
+    multi::strategy how;
+    std::string name;
+    if (f == "auto") how = multi::strategy::automatic, name = "nccl_sample";
+    else if (f == "partition_first") how = multi::strategy::partition_first, name = "nccl_partfirst";
+    else if (f == "sort_first") how = multi::strategy::sort_first, name = "nccl_sortfirst";
     else throw usage_error("--strategy: auto, partition_first or sort_first (a comma list)");
+    const bool sorts_first = how == multi::strategy::sort_first || (how == multi::strategy::automatic && g == 2);
+    for (int k : sorts_first ? rounds : std::vector<int>{0}) {
+      forms.push_back({how, k, name + (sorts_first && named_rounds ? "_r" + std::to_string(k) : "") + x});
+    }
   }
   for (const auto& dn : split_list(a.value_or("dist", "uniform"))) {
     harness::dist d;
