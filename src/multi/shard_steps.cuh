@@ -57,6 +57,10 @@ template <class C> bool one_sort(const shard_call<C>& c) { return !c.ord.full_ra
 template <class C> bool sorts_first(const shard_call<C>& c) { return c.sort_first && !one_sort(c); }
 template <class C> int rounds_of(const shard_call<C>& c) { return sorts_first(c) ? c.rounds : 1; }
 
+// Keys (and values) a transfer's 16-byte alignment may take: sort first
+// places its receipts up to this many items late (sort_first.cuh).
+constexpr std::size_t align_pad_max = 16;
+
 // The scratch of one rank's call; sized (base null) and carved by the same code.
 template <class C> struct shard_layout {
   using U = typename key_traits<C>::bits;
@@ -151,10 +155,11 @@ template <class C> struct shard_layout {
     all_counts = plan.take<std::uint64_t>(std::size_t(p) * (buckets + 1));
     part_k = plan.take<C>(n);
     part_v = plan.take<std::uint8_t>(n * vs);
-    recv_k = plan.take<C>(cap);
-    recv_v = plan.take<std::uint8_t>(cap * vs);
-    run_k = plan.take<C>(cap);
-    run_v = plan.take<std::uint8_t>(cap * vs);
+    // recv and run: room for sort first's alignment pad (sort_first.cuh)
+    recv_k = plan.take<C>(cap + align_pad_max);
+    recv_v = plan.take<std::uint8_t>((cap + align_pad_max) * vs);
+    run_k = plan.take<C>(cap + align_pad_max);
+    run_v = plan.take<std::uint8_t>((cap + align_pad_max) * vs);
     for (auto& x : index) x = plan.take<std::uint64_t>(moves_by_index(c) ? n : 0);
     local_temp = plan.take<std::uint8_t>(local_bytes);
     splits = plan.take<std::size_t>(host::merge_runs_splits<C>(cap, vs));

@@ -16,7 +16,8 @@
 //   exchange   round j, one group of sends and receives: every rank's
 //              contiguous range for round j of every other rank; the runs
 //              land in rank order in round j's part of recv, the own run
-//              copied into its slot meanwhile
+//              copied into its slot meanwhile. In one round, the first run
+//              of each rank's receipts is aligned (alignment below)
 //   merge      round j's p sorted runs, pairwise, log2 p rounds (ties: the
 //              lower rank's run first), into round j's place in the output,
 //              while round j + 1 travels: only the last round's merge
@@ -64,12 +65,12 @@ void copy_items(const call_context& ctx, const C* kin, C* kout, const std::uint8
 }
 
 // merge: the runs of `len` keys (rank order, back to back in recv from
-// `at`) merged pairwise into the output from `at`; rounds alternate between
-// recv and run (from `at` too). Empty runs drop out first (the rest stay
-// back to back); a single run is copied.
+// `at0`) merged pairwise into the output from `out0`; rounds alternate
+// between recv and run (from `at0` too). Empty runs drop out first (the
+// rest stay back to back); a single run is copied.
 template <class C>
 void merge_sorted_runs(const shard_call<C>& c, const shard_layout<C>& L, const std::vector<std::size_t>& len,
-                       std::size_t at0) {
+                       std::size_t at0, std::size_t out0) {
   struct span_of {
     std::size_t at, n;
   };
@@ -84,8 +85,8 @@ void merge_sorted_runs(const shard_call<C>& c, const shard_layout<C>& L, const s
   }
   C *src_k = L.recv_k + at0, *dst_k = L.run_k + at0;
   std::uint8_t *src_v = L.recv_v + at0 * vs, *dst_v = L.run_v + at0 * vs;
-  C* const out_k = c.keys_out + at0;
-  std::uint8_t* const out_v = static_cast<std::uint8_t*>(c.vals_out) + at0 * vs;
+  C* const out_k = c.keys_out + out0;
+  std::uint8_t* const out_v = static_cast<std::uint8_t*>(c.vals_out) + out0 * vs;
   if (runs.size() == 1) copy_items(ctx, src_k + runs[0].at, out_k, src_v + runs[0].at * vs, out_v, vs, runs[0].n, st);
   while (runs.size() > 1) {
     const bool last = runs.size() == 2;
@@ -127,22 +128,82 @@ struct round_events {
   round_events& operator=(const round_events&) = delete;
 };
 
+// alignment: NCCL copies between the caller's buffers and its own, and does
+// so at about two thirds of its rate when a pointer is not 16-byte aligned
+// (two H100s: 204 against 304 GB/s; docs/perf/multi_gpu.md). A sender's
+// range starts anywhere in its sorted shard, so in one round each rank's
+// first run of receipts is aligned on both ends: when it comes first in
+// the receipts, its sender also sends the `lead` keys before it (they land
+// in the pad before the run and are never read); when the own run comes
+// first, the pad places the next run's first key on a boundary. With two
+// ranks that aligns every transfer; with more, each rank's first one.
+struct alignment_plan {
+  std::vector<std::size_t> lead;  // lead[q]: keys sent before this rank's range for q
+  std::size_t pad = 0;            // where this rank's receipts start in recv
+  std::size_t lead_in = 0;        // the leading keys of the first run arriving here
+};
+template <class C> std::size_t align_items(std::size_t vs) {
+  const std::size_t w = vs && vs < sizeof(C) ? vs : sizeof(C);
+  return w >= 16 ? 1 : 16 / w;
+}
+template <class C> alignment_plan plan_alignment(const shard_call<C>& c, const traffic& t) {
+  const int p = t.p, r = c.tx->rank();
+  const std::size_t A = align_items<C>(c.val_size);
+  alignment_plan a;
+  a.lead.assign(std::size_t(p), 0);
+  if (t.k != 1) return a;
+  auto first_of = [&](int dst) {  // the rank whose run comes first in dst's receipts
+    for (int q = 0; q < p; ++q)
+      if (t.sends(q, dst) > 0) return q;
+    return -1;
+  };
+  auto start_of = [&](int q, int dst) {  // where q's range for dst starts in q's sorted shard
+    std::size_t s = 0;
+    for (int u = 0; u < dst; ++u) s += t.sends(q, u);
+    return s;
+  };
+  for (int q = 0; q < p; ++q)
+    if (q != r && first_of(q) == r) a.lead[std::size_t(q)] = start_of(r, q) % A;
+  const int f = first_of(r);
+  if (f >= 0 && f != r) {
+    a.lead_in = start_of(f, r) % A;
+    a.pad = a.lead_in;
+  } else if (f == r) {  // the own run first: align the next run's start
+    const std::size_t O = t.sends(r, r);
+    a.pad = (A - O % A) % A;
+  }
+  return a;
+}
+
 // exchange: round j's group of sends and receives on `xs`: this rank's share
-// (q, j) to every other rank q (at `from[q k + j]` of the sorted shard), and
-// from every rank q its share (r, j) into recv at `to` + the lower ranks'
+// (q, j) to every other rank q (at `from[q k + j]` of the sorted shard, with
+// `al.lead[q]` keys before it), and from every rank q its share (r, j) into
+// recv at `to` + the lower ranks' (the first run with its leading keys)
 template <class C>
 void exchange_round(const shard_call<C>& c, const shard_layout<C>& L, const traffic& t, int j,
-                    const std::vector<std::size_t>& from, std::size_t to, cudaStream_t xs) {
+                    const std::vector<std::size_t>& from, std::size_t to, const alignment_plan& al, cudaStream_t xs) {
   const int p = t.p, k = t.k, r = c.tx->rank();
   const std::size_t vs = c.val_size;
   std::vector<transport::part> out_parts, in_parts;
+  bool first = true;
   for (int q = 0; q < p; ++q) {
-    const std::size_t m = t.sends(r, q, j), a = from[std::size_t(q * k + j)];
-    if (q != r && m > 0) {
+    const std::size_t e = al.lead[std::size_t(q)];
+    const std::size_t m = t.sends(r, q, j) + e, a = from[std::size_t(q * k + j)] - e;
+    if (q != r && m > e) {
       out_parts.push_back({q, L.part_k + a, m * sizeof(C)});
       if (vs) out_parts.push_back({q, L.part_v + a * vs, m * vs});
     }
     const std::size_t got = t.sends(q, r, j);
+    if (got > 0 && first) {
+      first = false;
+      if (q != r) {
+        const std::size_t f = al.lead_in;
+        in_parts.push_back({q, L.recv_k + to - f, (got + f) * sizeof(C)});
+        if (vs) in_parts.push_back({q, L.recv_v + (to - f) * vs, (got + f) * vs});
+        to += got;
+        continue;
+      }
+    }
     if (q != r && got > 0) {
       in_parts.push_back({q, L.recv_k + to, got * sizeof(C)});
       if (vs) in_parts.push_back({q, L.recv_v + to * vs, got * vs});
@@ -174,17 +235,18 @@ void sort_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSor
   const std::vector<std::size_t> totals = check_capacities(c, t);
   std::vector<std::size_t> from(std::size_t(p * k) + 1, 0);  // share u's first key in the sorted shard
   for (int u = 0; u < p * k; ++u) from[std::size_t(u) + 1] = from[std::size_t(u)] + t.sends(r, u / k, u % k);
+  const alignment_plan al = plan_alignment(c, t);
 
   // ---- exchange: every round on `xs`, each marked by its event --------------------
   owned_stream xs(ctx);
   round_events arrived(ctx, k);
   ctx.check(cudaStreamWaitEvent(xs.s, ev.part, 0), "cudaStreamWaitEvent");
-  std::vector<std::size_t> base(std::size_t(k) + 1, 0);  // round j's keys at [base[j], base[j + 1]) of recv and out
+  std::vector<std::size_t> base(std::size_t(k) + 1, 0);  // round j's keys at [base[j], base[j + 1]) of out, from pad in recv
   for (int j = 0; j < k; ++j) {
     std::size_t m = 0;
     for (int q = 0; q < p; ++q) m += t.sends(q, r, j);
     base[std::size_t(j) + 1] = base[std::size_t(j)] + m;
-    exchange_round(c, L, t, j, from, base[std::size_t(j)], xs.s);
+    exchange_round(c, L, t, j, from, al.pad + base[std::size_t(j)], al, xs.s);
     ctx.check(cudaEventRecord(arrived.e[std::size_t(j)], xs.s), "cudaEventRecord");
   }
   ctx.check(cudaEventRecord(ev.x, xs.s), "cudaEventRecord");
@@ -198,15 +260,16 @@ void sort_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSor
       if (q < r) below += len[std::size_t(q)];
     }
     const std::size_t own = len[std::size_t(r)], at = base[std::size_t(j)], mine = from[std::size_t(r * k + j)];
+    const std::size_t in_at = al.pad + at;  // round j's receipts in recv
     if (own == base[std::size_t(j) + 1] - at) {  // nothing arrives: the own run is round j's output
       copy_items(ctx, L.part_k + mine, c.keys_out + at, L.part_v + mine * vs,
                  static_cast<std::uint8_t*>(c.vals_out) + at * vs, vs, own, st);
       continue;
     }
-    copy_items(ctx, L.part_k + mine, L.recv_k + at + below, L.part_v + mine * vs, L.recv_v + (at + below) * vs, vs,
-               own, st);
+    copy_items(ctx, L.part_k + mine, L.recv_k + in_at + below, L.part_v + mine * vs, L.recv_v + (in_at + below) * vs,
+               vs, own, st);
     ctx.check(cudaStreamWaitEvent(st, arrived.e[std::size_t(j)], 0), "cudaStreamWaitEvent");
-    merge_sorted_runs(c, L, len, at);
+    merge_sorted_runs(c, L, len, in_at, at);
   }
   // the sends read part until the last round ends
   ctx.check(cudaStreamWaitEvent(st, ev.x, 0), "cudaStreamWaitEvent");
