@@ -199,6 +199,24 @@ TEST_F(GpuHostPipelineMerge, DeviceMemorySortsInPlace) {
   EXPECT_TRUE(same_bits(d.download(), cub_stable(in, o).keys));
 }
 
+// The pinned staging slots are cached between calls; a call on another
+// device must not take a set whose events belong to the first (they cannot
+// be recorded on its streams). Needs two GPUs.
+TEST_F(GpuHostPipelineMerge, StagingOnTwoDevices) {
+  int devices = 0;
+  GPUSORT_CUDA(cudaGetDeviceCount(&devices));
+  if (devices < 2) GTEST_SKIP() << "one GPU: the staging cache's devices need two";
+  const auto o = make_options(gpusort::order::ascending);
+  const auto in = h::generate<std::uint64_t>(dist::uniform, 3000017, 9);
+  for (int dev : {0, 1, 0}) {
+    GPUSORT_CUDA(cudaSetDevice(dev));
+    auto keys = in;  // pageable: through the staging slots
+    EXPECT_EQ(gpusort::sort(std::span<std::uint64_t>(keys), o), gpusort::backend::gpu) << "device " << dev;
+    EXPECT_TRUE(sorted_keys_of(in, keys, o, true)) << "device " << dev;
+  }
+  GPUSORT_CUDA(cudaSetDevice(0));
+}
+
 // An unstable chunk sort (quicksort) still gives the sorted multiset.
 TEST_F(GpuHostPipelineMerge, UnstableAlgorithm) {
   for (std::size_t cap : {std::size_t(0), std::size_t(600000)}) {

@@ -61,7 +61,9 @@ struct stage_set {
   };
   slot up[slots], down[slots];
   bool ok = true;
+  int device = -1;  // the events' device: a set serves calls on it only
   stage_set() {
+    ok = cudaGetDevice(&device) == cudaSuccess;
     for (slot* ring : {up, down})
       for (std::size_t i = 0; i < slots; ++i) {
         ok = ok && cudaHostAlloc(&ring[i].pinned, slot_bytes, cudaHostAllocDefault) == cudaSuccess &&
@@ -80,7 +82,9 @@ struct stage_set {
 
 namespace {
 // Pinning memory costs far more than copying it, so sets outlive calls;
-// concurrent calls take different sets.
+// concurrent calls take different sets, and a call takes a set made on its
+// own device (its events can be recorded on that device's streams only:
+// the multi-GPU convenience call runs a thread per GPU).
 struct stage_cache {
   std::mutex m;
   std::vector<std::unique_ptr<stage_set>> idle;
@@ -108,11 +112,16 @@ mover::~mover() {
 
 void mover::acquire() {
   if (set_) return;
+  int device = -1;
+  ctx_.check(cudaGetDevice(&device), "cudaGetDevice");
   {
     std::lock_guard<std::mutex> lock(cache().m);
-    if (!cache().idle.empty()) {
-      set_ = cache().idle.back().release();
-      cache().idle.pop_back();
+    auto& idle = cache().idle;
+    for (auto it = idle.end(); it != idle.begin();) {
+      --it;
+      if ((*it)->device != device) continue;
+      set_ = it->release();
+      idle.erase(it);
       return;
     }
   }
