@@ -480,6 +480,14 @@ TEST_F(GpuMultiNccl, HostArrayConvenience) {
     gpusort::multi::sort(std::span<double>(keys));
     ASSERT_TRUE(same_bits(keys, want)) << "n=" << n;
   }
+  // after the kept pools and communicators are given back, the call makes new ones
+  gpusort::multi::release_cache();
+  auto keys = h::generate<double>(dist::uniform, 500009, 4);
+  const auto idx = oracle(keys, gpusort::order::ascending);
+  std::vector<double> want(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) want[i] = keys[idx[i]];
+  gpusort::multi::sort(std::span<double>(keys));
+  ASSERT_TRUE(same_bits(keys, want)) << "after release_cache";
 }
 
 // The convenience call on one array in GPU 0's memory: shards copied to

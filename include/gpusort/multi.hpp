@@ -135,9 +135,15 @@ result sort_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, 
 // (pageable memory staged through pinned slots, as gpusort::sort does),
 // the GPUs sort together over NCCL (ncclCommInitAll, one thread a GPU),
 // and each copies its range back. opt.stream is not used (each GPU has its own).
+// Its communicators and device memory (a pool per GPU) are kept for the next
+// call: creating the one and mapping the other cost more than the sort.
 template <class K> void sort(std::span<K> data, int gpus = 0, const options& opt = {}) {
   gpusort::detail::check_key<K>();
   detail::sort_host<K>(data.data(), data.size(), gpus, opt);
 }
+
+// Gives back what the convenience call keeps between calls: its pools'
+// device memory and its idle communicators. Not while a call runs.
+void release_cache();
 
 }  // namespace gpusort::multi

@@ -21,7 +21,13 @@
 
 namespace gpusort {
 
+namespace multi::detail {
+void release_pools_and_comms();
+}
+
 namespace multi {
+void release_cache() { detail::release_pools_and_comms(); }
+
 std::size_t output_capacity(std::size_t n_total, int ranks) {
   const std::size_t p = std::size_t(ranks > 0 ? ranks : 1);
   const std::size_t share = (n_total + p - 1) / p, floor = n_total < 65536 ? n_total : 65536;
@@ -168,6 +174,38 @@ std::vector<ncclComm_t> take_comms(const gpusort::detail::call_context& ctx, int
   return comms;
 }
 
+// Device memory of the convenience call: a pool of its own per device
+// (cudaMemPoolCreate) that keeps what it maps between calls (release
+// threshold: never). A call maps its shard, output and scratch, about six
+// times its shard's keys; the default pool gives that back to the driver at
+// each synchronisation, so every call would map it again. release_cache()
+// trims these pools.
+struct pool_cache {
+  std::mutex m;
+  std::vector<cudaMemPool_t> pools;  // by device; null until used
+};
+pool_cache& pools_cache() {
+  static pool_cache* c = new pool_cache;  // never destroyed, as the communicators
+  return *c;
+}
+cudaMemPool_t call_pool(const gpusort::detail::call_context& ctx, int device) {
+  std::lock_guard<std::mutex> lock(pools_cache().m);
+  auto& pools = pools_cache().pools;
+  if (pools.size() <= std::size_t(device)) pools.resize(std::size_t(device) + 1, nullptr);
+  cudaMemPool_t& pool = pools[std::size_t(device)];
+  if (!pool) {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    ctx.check(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
+    std::uint64_t keep = ~std::uint64_t(0);
+    ctx.check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep),
+              "cudaMemPoolSetAttribute(release threshold)");
+  }
+  return pool;
+}
+
 // The convenience call: a thread per GPU. A failure on one GPU aborts every
 // communicator, so the others leave their collectives with an error too;
 // the first error is rethrown.
@@ -197,13 +235,16 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
   auto rank_main = [&](int q) {
     cudaStream_t st = nullptr;
     K *in = nullptr, *out = nullptr;
+    void* temp = nullptr;
     try {
       ctx.check(cudaSetDevice(q), "cudaSetDevice");
       ctx.check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate");
+      const cudaMemPool_t pool = call_pool(ctx, q);
       const std::size_t lo = gd::multi::share_end(n, g, q), hi = gd::multi::share_end(n, g, q + 1), m = hi - lo;
-      ctx.check(cudaMallocAsync(reinterpret_cast<void**>(&in), (m ? m : 1) * sizeof(K), st), "cudaMallocAsync(shard)");
-      ctx.check(cudaMallocAsync(reinterpret_cast<void**>(&out), (cap ? cap : 1) * sizeof(K), st),
-                "cudaMallocAsync(output)");
+      ctx.check(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&in), (m ? m : 1) * sizeof(K), pool, st),
+                "cudaMallocFromPoolAsync(shard)");
+      ctx.check(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&out), (cap ? cap : 1) * sizeof(K), pool, st),
+                "cudaMallocFromPoolAsync(output)");
       options o = opt;
       o.stream = st;
       result res;
@@ -212,7 +253,11 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
         if (on_device)
           ctx.check(cudaMemcpyAsync(in, data + lo, m * sizeof(K), cudaMemcpyDefault, st), "cudaMemcpyAsync(shard)");
         else mv.up(in, data + lo, m * sizeof(K), pinned);
-        res = sort_device_alloc<K>(comms[std::size_t(q)], in, out, nullptr, nullptr, 0, m, cap, o, "multi::sort");
+        std::size_t bytes = 0;
+        sort_device<K>(comms[std::size_t(q)], nullptr, &bytes, in, out, nullptr, nullptr, 0, m, cap, o, "multi::sort");
+        ctx.check(cudaMallocFromPoolAsync(&temp, bytes ? bytes : 1, pool, st), "cudaMallocFromPoolAsync(scratch)");
+        res = sort_device<K>(comms[std::size_t(q)], temp, &bytes, in, out, nullptr, nullptr, 0, m, cap, o,
+                             "multi::sort");
         std::size_t at = 0;
         for (int t = 0; t < q; ++t) at += res.counts[std::size_t(t)];
         if (on_device)
@@ -226,6 +271,7 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
       errors[std::size_t(q)] = std::current_exception();
       abort_all();
     }
+    if (temp) cudaFreeAsync(temp, st);
     if (in) cudaFreeAsync(in, st);
     if (out) cudaFreeAsync(out, st);
     if (st) {
@@ -242,6 +288,21 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
   }
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
+}
+
+void release_pools_and_comms() {
+  {
+    std::lock_guard<std::mutex> lock(pools_cache().m);
+    for (cudaMemPool_t p : pools_cache().pools)
+      if (p) cudaMemPoolTrimTo(p, 0);
+  }
+  std::vector<std::vector<ncclComm_t>> idle;
+  {
+    std::lock_guard<std::mutex> lock(comms_cache().m);
+    idle.swap(comms_cache().idle);
+  }
+  for (auto& set : idle)
+    for (ncclComm_t c : set) ncclCommDestroy(c);
 }
 
 #define GPUSORT_INSTANTIATE_MULTI(K)                                                                                \
