@@ -48,43 +48,29 @@ inline int radix_threads(std::size_t n) {
   return int(want < most ? want : most);
 }
 
-// Which digits of the ranks vary: one read, a histogram per thread.
-// varying[d] for d < digits; returns how many vary; *top_bit gets the
-// highest rank bit that varies (-1: none), from the bins the digit uses.
+// Which digits of the ranks vary: one read that ORs every rank's difference
+// from the first key's (a digit varies exactly when some key differs from
+// the first in it). varying[d] for d < digits; returns how many vary;
+// *top_bit gets the highest rank bit that varies (-1: none).
 template <class K, class Ord>
 int varying_digits(const K* keys, std::size_t n, const Ord& ord, int digits, int threads, bool* varying,
                    int* top_bit) {
-  std::vector<std::size_t> hist(std::size_t(threads) * std::size_t(digits) * radix_bins, 0);
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    std::size_t* h = hist.data() + std::size_t(t) * std::size_t(digits) * radix_bins;
-    const std::size_t lo = n * std::size_t(t) / std::size_t(nt), hi = n * std::size_t(t + 1) / std::size_t(nt);
-    for (std::size_t i = lo; i < hi; ++i) {
-      const auto r = ord.key_rank(keys[i]);
-      for (int d = 0; d < digits; ++d) ++h[std::size_t(d) * radix_bins + ((r >> (d * radix_bits)) & (radix_bins - 1))];
-    }
-  }
+  using R = decltype(ord.key_rank(keys[0]));
+  const R first = ord.key_rank(keys[0]);
+  R differ = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : differ)
+  for (std::int64_t i = 0; i < std::int64_t(n); ++i) differ |= R(ord.key_rank(keys[i]) ^ first);
   int count = 0;
   *top_bit = -1;
   for (int d = 0; d < digits; ++d) {
-    int first = -1;
-    unsigned differ = 0;  // the bits in which the used bins differ from the first
-    for (int b = 0; b < radix_bins; ++b) {
-      std::size_t total = 0;
-      for (int t = 0; t < threads; ++t) total += hist[(std::size_t(t) * std::size_t(digits) + std::size_t(d)) * radix_bins + std::size_t(b)];
-      if (total == 0) continue;
-      if (first < 0) first = b;
-      differ |= unsigned(b ^ first);
-    }
-    varying[d] = differ != 0;
+    varying[d] = ((differ >> (d * radix_bits)) & R(radix_bins - 1)) != 0;
     count += varying[d];
-    for (int bit = radix_bits - 1; bit >= 0; --bit)
-      if (differ >> bit & 1u) {
-        *top_bit = d * radix_bits + bit;
-        break;
-      }
   }
+  for (int bit = int(sizeof(R)) * 8 - 1; bit >= 0; --bit)
+    if ((differ >> bit) & R(1)) {
+      *top_bit = bit;
+      break;
+    }
   return count;
 }
 
