@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 #include <span>
 #include <type_traits>
@@ -117,6 +118,35 @@ TEST(HostCpuSortPaths, HybridAndFallbacks) {
   check_cpu_path(h::generate<std::int64_t>(dist::zipf, 1000003, 4), "i64 zipf 1e6");
   check_cpu_path(half_one_key<std::uint32_t>(900001, 5), "u32 one key in 2/3 (LSD)");
   check_cpu_path(half_one_key<std::uint64_t>(900001, 6), "u64 one key in 2/3 (IPS4o)");
+}
+
+// More than 2^31 keys on the CPU backend (u8: the LSD sort's one digit; u16:
+// the hybrid's gate refuses buckets of about 2^20 keys, so two LSD passes),
+// checked as ordered and as the same multiset (every value's count). Several
+// GB of memory and a minute on two cores, so only when asked for.
+template <class K> void check_huge_cpu(std::size_t n) {
+  std::vector<K> keys(n);
+  std::vector<std::size_t> count(std::size_t(1) << (8 * sizeof(K)), 0);
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (std::size_t i = 0; i < n; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    keys[i] = K(x >> 20);
+    ++count[keys[i]];
+  }
+  EXPECT_EQ(gpusort::sort_cpu(std::span<K>(keys), make_options(gpusort::order::descending)),
+            gpusort::backend::cpu_parallel);
+  std::size_t at = 0;
+  for (std::size_t v = count.size(); v-- > 0;)
+    for (std::size_t c = 0; c < count[v]; ++c, ++at)
+      if (keys[at] != K(v)) FAIL() << "at " << at << ": " << +keys[at] << ", want " << v;
+  EXPECT_EQ(at, n);
+}
+
+TEST(HostCpuSortHuge, MoreThan2To31Keys) {
+  if (!std::getenv("GPUSORT_HUGE_CPU")) GTEST_SKIP() << "set GPUSORT_HUGE_CPU=1 to sort 2^31 + 4099 keys (several GB)";
+  const std::size_t n = (std::size_t(1) << 31) + 4099;
+  check_huge_cpu<std::uint8_t>(n);
+  check_huge_cpu<std::uint16_t>(n);
 }
 
 // gpusort::sort runs on the CPU exactly when no GPU is present.
