@@ -118,6 +118,12 @@ TEST(HostCpuSortPaths, HybridAndFallbacks) {
   check_cpu_path(h::generate<std::int64_t>(dist::zipf, 1000003, 4), "i64 zipf 1e6");
   check_cpu_path(half_one_key<std::uint32_t>(900001, 5), "u32 one key in 2/3 (LSD)");
   check_cpu_path(half_one_key<std::uint64_t>(900001, 6), "u64 one key in 2/3 (IPS4o)");
+  // 2/3 of the keys share their top 42 bits and vary below (IPS4o)
+  auto narrow = h::generate<std::uint64_t>(dist::uniform, 900001, 7);
+  for (std::size_t i = 0; i < narrow.size(); ++i)
+    if (i % 3 != 2) narrow[i] = 0x5A5A5A5A5A000000ull | (narrow[i] & 0x3FFFFF);
+  check_cpu_path(narrow, "u64 narrow 2/3 (IPS4o)");
+  check_cpu_path(h::generate<std::uint32_t>(dist::zipf, 900001, 8), "u32 zipf");
 }
 
 // More than 2^31 keys on the CPU backend (u8: the LSD sort's one digit; u16:
