@@ -13,7 +13,7 @@
 #             forms, multi::strategy); skewed keys (all equal, zipf); 2e9
 #             u32 keys from host memory to host memory
 #      N > 2: 2^32 u32 keys; 2^31 u64 keys + u32 values (both forms); 16e9
-#             u32 keys host to host
+#             u32 keys host to host; rows a and b again on 2 of the GPUs
 # NCCL_NVLS_ENABLE=0 (NVLink SHARP multicast stays off on the lent machines).
 set -euo pipefail
 N=${1:?usage: bench/multi_gpu.sh N [BUILD_DIR]}
@@ -27,18 +27,20 @@ echo "== checks: one process with $N GPUs, then $N processes with one each (then
 # every key type; uniform, skewed and killer inputs; n = 0 and n < N (empty
 # shards), odd sizes; keys ascending, pairs descending (the stable permutation)
 fails=0
-# (MULTI_KEYS, MULTI_DISTS, MULTI_SIZES narrow them for a short run)
+# (MULTI_CHECKS=0 skips them; MULTI_KEYS, MULTI_DISTS, MULTI_SIZES narrow them for a short run)
 KEYS=${MULTI_KEYS:-all}
 D=${MULTI_DISTS:-uniform,equal,few_unique,zipf,sorted,sample_killer,float_special}
 S=${MULTI_SIZES:-0,1,3,65537,300007}
 # both forms in both shapes: keys in one form, pairs in the other, crossed
-for shape in "--threads $N:partition_first:sort_first" "--procs $N:sort_first:partition_first"; do
+shapes=("--threads $N:partition_first:sort_first" "--procs $N:sort_first:partition_first")
+[ "${MULTI_CHECKS:-1}" = 0 ] && shapes=()
+for shape in "${shapes[@]}"; do
   IFS=: read -r launch keys_form pairs_form <<< "$shape"
   $G multi-run $launch --key $KEYS --dist $D --n $S --strategy $keys_form || fails=$((fails + 1))
   $G multi-run $launch --key $KEYS --dist $D --n $S --pairs --descending --strategy $pairs_form ||
     fails=$((fails + 1))
 done
-if command -v mpirun >/dev/null; then
+if [ "${MULTI_CHECKS:-1}" = 1 ] && command -v mpirun >/dev/null; then
   root=()
   mpirun --version 2>&1 | grep -q "Open MPI" && root=(--allow-run-as-root --oversubscribe)
   mpirun "${root[@]}" -np "$N" $G multi-run --id-file "/tmp/gpusort-nccl-id.$$" \
@@ -47,21 +49,29 @@ fi
 echo "== checks: $fails failed"
 echo "== bench -> $csv"
 tmp=${MULTI_GPU_PARTS:-$(mktemp -d)}; mkdir -p "$tmp"
-# both forms of the sort on the main rows (auto is sort_first for 2 ranks,
-# partition_first above: nccl_sample_xN is the automatic one)
-# MULTI_GPU_ROWS picks among the rows a (main keys), a2 (skew), b (pairs), c (host)
-rows=" ${MULTI_GPU_ROWS:-a a2 b c} "
+# both forms of the sort on the main rows (auto is sort first; nccl_sample_xN
+# is the automatic one, nccl_partfirst_xN partition first)
+# MULTI_GPU_ROWS picks among the rows a (main keys), a2 (skew), b (pairs),
+# c (host), and for N > 2: a_x2, b_x2 (rows a and b on 2 of the N GPUs)
+rows=" ${MULTI_GPU_ROWS:-a a2 b c a_x2 b_x2} "
 has() { [[ "$rows" == *" $1 "* ]]; }
+other=partition_first
 if [ "$N" -le 2 ]; then
-  other=partition_first big=2^31 pairs="--key u64 --value u64 --n 2^30" host_n=2000000000 host_reps=5
+  big=2^31 pairs="--key u64 --value u64 --n 2^30" host_n=2000000000 host_reps=5
 else
-  other=sort_first big=2^32 pairs="--key u64 --value u32 --n 2^31" host_n=16000000000 host_reps=3
+  big=2^32 pairs="--key u64 --value u32 --n 2^31" host_n=16000000000 host_reps=3
 fi
 parts=()
 has a && parts+=("$tmp/a.csv") && $G bench-multi --gpus "$N" --key u32 --n $big --strategy auto,$other --csv "$tmp/a.csv"
 has a2 && parts+=("$tmp/a2.csv") && $G bench-multi --gpus "$N" --key u32 --n $big --dist equal,zipf --csv "$tmp/a2.csv"
 has b && parts+=("$tmp/b.csv") && $G bench-multi --gpus "$N" $pairs --strategy auto,$other --csv "$tmp/b.csv"
 has c && parts+=("$tmp/c.csv") && $G bench-multi --gpus "$N" --key u32 --n $host_n --host --reps $host_reps --csv "$tmp/c.csv"
+# issue 18: the same n on 2 of the N GPUs, for the rate against 2 GPUs (the
+# one-GPU rows come with every call)
+if [ "$N" -gt 2 ]; then
+  has a_x2 && parts+=("$tmp/a_x2.csv") && $G bench-multi --gpus 2 --key u32 --n $big --csv "$tmp/a_x2.csv"
+  has b_x2 && parts+=("$tmp/b_x2.csv") && $G bench-multi --gpus 2 $pairs --csv "$tmp/b_x2.csv"
+fi
 mkdir -p bench/results
 python3 bench/merge_csv.py "$csv" "${parts[@]}"
 echo "wrote $csv"

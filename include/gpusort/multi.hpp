@@ -53,7 +53,8 @@ namespace gpusort::multi {
 //                    travels (on two H100s that measured slower: NCCL's
 //                    transfers lose most of their rate beside the merges,
 //                    docs/perf/multi_gpu.md)
-//   automatic        sort_first for two ranks, partition_first above
+//   automatic        sort_first (faster on two GPUs, and its scratch is
+//                    smaller: about three capacities against five)
 // Partial bit ranges and values that move by index take partition_first's
 // one sort after the exchange whatever is asked.
 enum class strategy { automatic, partition_first, sort_first };

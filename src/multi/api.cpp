@@ -107,8 +107,7 @@ gpusort::multi::result sort_with(transport& tx, void* temp, std::size_t* temp_by
                           &ctx,
                           &sort_local,
                           opt.timed,
-                          opt.how == gpusort::multi::strategy::sort_first ||
-                              (opt.how == gpusort::multi::strategy::automatic && tx.size() == 2),
+                          opt.how != gpusort::multi::strategy::partition_first,
                           opt.rounds ? opt.rounds : gpusort::multi::default_rounds,
                           &out};
     sort_shard<C>(c);

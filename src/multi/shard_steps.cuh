@@ -153,15 +153,38 @@ template <class C> struct shard_layout {
     table_temp = plan.take<std::uint8_t>(table_bytes);
     counts = plan.take<std::uint64_t>(buckets + 1);
     all_counts = plan.take<std::uint64_t>(std::size_t(p) * (buckets + 1));
-    part_k = plan.take<C>(n);
-    part_v = plan.take<std::uint8_t>(n * vs);
-    // recv and run: room for sort first's alignment pad (sort_first.cuh)
-    recv_k = plan.take<C>(cap + align_pad_max);
-    recv_v = plan.take<std::uint8_t>((cap + align_pad_max) * vs);
-    run_k = plan.take<C>(cap + align_pad_max);
-    run_v = plan.take<std::uint8_t>((cap + align_pad_max) * vs);
+    // recv and run: room for sort first's alignment pad (sort_first.cuh).
+    // Sort first shares two pairs of them (its footprint: about 3 capacities
+    // beside the caller's input, against 5 without): its one local sort ends
+    // before anything arrives, so recv lies in the local sort's scratch; and
+    // in one round, the merge rounds' run starts once the exchange has read
+    // the sorted shard, so run is part.
+    const std::size_t rc = cap + align_pad_max;
+    const bool shares = sorts_first(c), run_in_part = shares && k == 1;
+    const std::size_t pn = run_in_part ? std::max(n, rc) : n;
+    part_k = plan.take<C>(pn);
+    part_v = plan.take<std::uint8_t>(pn * vs);
+    if (run_in_part) {
+      run_k = part_k;
+      run_v = part_v;
+    }
+    if (shares) {
+      const std::size_t recv_bytes = temp_layout::round_up(rc * sizeof(C)) + temp_layout::round_up(rc * vs);
+      std::uint8_t* const shared = plan.take<std::uint8_t>(std::max(local_bytes, recv_bytes));
+      local_temp = shared;
+      temp_layout inner(shared);
+      recv_k = inner.take<C>(rc);
+      recv_v = inner.take<std::uint8_t>(rc * vs);
+    } else {
+      recv_k = plan.take<C>(rc);
+      recv_v = plan.take<std::uint8_t>(rc * vs);
+      local_temp = plan.take<std::uint8_t>(local_bytes);
+    }
+    if (!run_in_part) {
+      run_k = plan.take<C>(rc);
+      run_v = plan.take<std::uint8_t>(rc * vs);
+    }
     for (auto& x : index) x = plan.take<std::uint64_t>(moves_by_index(c) ? n : 0);
-    local_temp = plan.take<std::uint8_t>(local_bytes);
     splits = plan.take<std::size_t>(host::merge_runs_splits<C>(cap, vs));
     bytes = plan.bytes();
   }

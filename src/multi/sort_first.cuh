@@ -32,6 +32,7 @@
 #include "multi/shard_steps.cuh"
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace gpusort::detail::multi {
@@ -113,20 +114,6 @@ void merge_sorted_runs(const shard_call<C>& c, const shard_layout<C>& L, const s
     std::swap(src_v, dst_v);
   }
 }
-
-// The events that mark each round's arrival, released on scope exit.
-struct round_events {
-  std::vector<cudaEvent_t> e;
-  round_events(const call_context& ctx, int k) : e(std::size_t(k), nullptr) {
-    for (auto& x : e) ctx.check(cudaEventCreateWithFlags(&x, cudaEventDisableTiming), "cudaEventCreate");
-  }
-  ~round_events() {
-    for (auto x : e)
-      if (x) cudaEventDestroy(x);
-  }
-  round_events(const round_events&) = delete;
-  round_events& operator=(const round_events&) = delete;
-};
 
 // alignment: NCCL copies between the caller's buffers and its own, and does
 // so at about two thirds of its rate when a pointer is not 16-byte aligned
@@ -239,7 +226,8 @@ void sort_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSor
 
   // ---- exchange: every round on `xs`, each marked by its event --------------------
   owned_stream xs(ctx);
-  round_events arrived(ctx, k);
+  std::deque<owned_event> arrived;  // each round's arrival
+  for (int j = 0; j < k; ++j) arrived.emplace_back(ctx, false);
   ctx.check(cudaStreamWaitEvent(xs.s, ev.part, 0), "cudaStreamWaitEvent");
   std::vector<std::size_t> base(std::size_t(k) + 1, 0);  // round j's keys at [base[j], base[j + 1]) of out, from pad in recv
   for (int j = 0; j < k; ++j) {
@@ -247,7 +235,7 @@ void sort_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSor
     for (int q = 0; q < p; ++q) m += t.sends(q, r, j);
     base[std::size_t(j) + 1] = base[std::size_t(j)] + m;
     exchange_round(c, L, t, j, from, al.pad + base[std::size_t(j)], al, xs.s);
-    ctx.check(cudaEventRecord(arrived.e[std::size_t(j)], xs.s), "cudaEventRecord");
+    ctx.check(cudaEventRecord(arrived[std::size_t(j)].e, xs.s), "cudaEventRecord");
   }
   ctx.check(cudaEventRecord(ev.x, xs.s), "cudaEventRecord");
 
@@ -268,7 +256,7 @@ void sort_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSor
     }
     copy_items(ctx, L.part_k + mine, L.recv_k + in_at + below, L.part_v + mine * vs, L.recv_v + (in_at + below) * vs,
                vs, own, st);
-    ctx.check(cudaStreamWaitEvent(st, arrived.e[std::size_t(j)], 0), "cudaStreamWaitEvent");
+    ctx.check(cudaStreamWaitEvent(st, arrived[std::size_t(j)].e, 0), "cudaStreamWaitEvent");
     merge_sorted_runs(c, L, len, in_at, at);
   }
   // the sends read part until the last round ends
