@@ -1,5 +1,5 @@
 // One rank's part of the multi-GPU sort, sort first (options::how; the
-// automatic choice for two ranks): the P2P form of Maltenberger et al.,
+// automatic choice): the P2P form of Maltenberger et al.,
 // "Evaluating Multi-GPU Sorting with Modern Interconnects" (SIGMOD 2022),
 // with the sample sort's tagged splitters (plan.hpp) instead of their
 // pairwise pivot search, so any p and skewed keys balance the same way, and
