@@ -84,15 +84,43 @@ bool parse_u64(std::string_view s, std::uint64_t& out) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && p == s.data() + s.size();
 }
+
+// "m e k": m (digits, an optional point and more digits) times 10^k, when
+// that is a whole number below 2^64 (1e9, 2.5e8, 16e9); false otherwise.
+bool parse_decimal_power(std::string_view text, std::uint64_t& out) {
+  const std::size_t e = text.find_first_of("eE");
+  if (e == std::string_view::npos || e == 0) return false;
+  std::string_view mant = text.substr(0, e);
+  std::uint64_t k = 0;
+  if (!parse_u64(text.substr(e + 1), k) || k > 19) return false;
+  std::string digits;
+  std::uint64_t frac = 0;
+  if (const std::size_t dot = mant.find('.'); dot != std::string_view::npos) {
+    digits = std::string(mant.substr(0, dot)) + std::string(mant.substr(dot + 1));
+    frac = mant.size() - dot - 1;
+  } else {
+    digits = std::string(mant);
+  }
+  while (frac > 0 && !digits.empty() && digits.back() == '0') digits.pop_back(), --frac;  // 2.50e1 = 25
+  std::uint64_t m = 0;
+  if (digits.empty() || !parse_u64(digits, m) || frac > k) return false;
+  for (std::uint64_t i = 0; i < k - frac; ++i) {
+    if (m > ~std::uint64_t(0) / 10) return false;
+    m *= 10;
+  }
+  out = m;
+  return true;
+}
 }  // namespace
 
 std::uint64_t parse_count(std::string_view text, std::string_view what) {
   std::uint64_t v = 0, exp = 0;
   auto bad = [&] {
     return usage_error("bad " + std::string(what) + " '" + std::string(text) +
-                       "' (expected a count such as 1048576, 2^20 or 1<<20)");
+                       "' (expected a count such as 1048576, 1e9, 2^20 or 1<<20)");
   };
   if (parse_u64(text, v)) return v;
+  if (parse_decimal_power(text, v)) return v;
   std::string_view power;
   if (auto p = text.find('^'); p != std::string_view::npos) {
     if (text.substr(0, p) != "2") throw bad();  // 2^k

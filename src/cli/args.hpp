@@ -57,7 +57,8 @@ class parsed_args {
   std::vector<std::string> positionals_;
 };
 
-// "1048576", "2^20" or "1<<20"; usage_error otherwise (names `what`).
+// "1048576", "1e9" (a whole number: 2.5e8 too), "2^20" or "1<<20";
+// usage_error otherwise (names `what`).
 std::uint64_t parse_count(std::string_view text, std::string_view what);
 // Bytes: "1048576", or with a binary unit "1024K", "64M", "2G", "1T" (any
 // case, "64MiB" and "64MB" too); usage_error otherwise (names `what`).

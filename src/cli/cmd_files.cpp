@@ -27,7 +27,7 @@ const char* gen_usage =
     "\n"
     "Writes N keys of type K to OUT (raw, native little-endian, no header).\n"
     "  --key K    u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64\n"
-    "  --n N      number of keys (1048576, 2^20 or 1<<20)\n"
+    "  --n N      number of keys (1048576, 1e9, 2^20 or 1<<20)\n"
     "  --dist D   input distribution (default uniform): %s\n"
     "  --seed S   generator seed (default 1); same (key, n, dist, seed), same file\n";
 

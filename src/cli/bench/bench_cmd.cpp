@@ -51,7 +51,7 @@ const char* bench_usage =
     "             the host rows; thrust, cub_segmented and the CPU baselines take\n"
     "             u32 values only and are skipped. The CSV's value column: u32,\n"
     "             u64, or - (keys only)\n"
-    "  --n        sizes: 1048576, 2^20 or 1<<20, comma separated\n"
+    "  --n        sizes: 1048576, 1e9, 2^20 or 1<<20, comma separated\n"
     "  --dist     %s\n"
     "             bits20: uniform in [0, 2^20) (small integers in wide keys: a u64's\n"
     "             high 44 bits zero; floats hold the integers; u8/u16/i8/i16/f16/bf16\n"
