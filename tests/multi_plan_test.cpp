@@ -11,6 +11,7 @@
 // included, and exact (within one key) where every key is sampled.
 #include "harness/harness.hpp"
 #include "key_types.hpp"
+#include "multi/exchange_plan.hpp"
 #include "multi/plan.hpp"
 
 #include <gtest/gtest.h>
@@ -223,6 +224,85 @@ TEST(MultiPlan, SlotsCoverTheShard) {
       }
       EXPECT_EQ(covered, n_r);
     }
+}
+
+// Sort first's aligned exchange (exchange_plan.hpp), simulated over random
+// traffic: every rank plans on its own, so a sender's lead must be the lead
+// its receiver expects; the first transfer into every rank starts 16-byte
+// aligned at both ends (source: its offset in the sender's sorted shard;
+// destination: its offset in recv, which is 256-byte aligned), and with
+// two ranks every transfer does.
+TEST(MultiExchangePlan, AlignItems) {
+  EXPECT_EQ(mp::align_items(4, 0), 4u);
+  EXPECT_EQ(mp::align_items(8, 0), 2u);
+  EXPECT_EQ(mp::align_items(16, 0), 1u);
+  EXPECT_EQ(mp::align_items(1, 0), 16u);
+  EXPECT_EQ(mp::align_items(8, 4), 4u);
+  EXPECT_EQ(mp::align_items(4, 8), 4u);
+  EXPECT_EQ(mp::align_items(2, 16), 8u);
+}
+
+TEST(MultiExchangePlan, TransfersAligned) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int p = 2 + int(rng() % 7);
+    const std::size_t A = std::size_t(1) << (rng() % 5);  // 1 .. 16 items
+    mp::traffic t;
+    t.p = p;
+    t.k = 1;
+    t.h.assign(std::size_t(p) * t.row(), 0);
+    for (int q = 0; q < p; ++q)
+      for (int r = 0; r < p; ++r)  // some ranks send nothing to some
+        t.h[std::size_t(q) * t.row() + std::size_t(r)] = rng() % 4 == 0 ? 0 : rng() % 1000;
+    std::vector<mp::alignment_plan> plan;
+    for (int r = 0; r < p; ++r) plan.push_back(mp::plan_alignment(r, A, t));
+    auto start_of = [&](int q, int dst) {
+      std::size_t s = 0;
+      for (int u = 0; u < dst; ++u) s += t.sends(q, u);
+      return s;
+    };
+    for (int r = 0; r < p; ++r) {
+      const mp::alignment_plan& a = plan[std::size_t(r)];
+      ASSERT_LT(a.pad, mp::align_pad_max);
+      ASSERT_LT(a.pad, A);
+      std::size_t dst = a.pad;  // where the next run lands in recv
+      bool first = true;
+      for (int q = 0; q < p; ++q) {
+        const std::size_t got = t.sends(q, r);
+        if (got == 0) continue;
+        if (q != r) {
+          const std::size_t lead = plan[std::size_t(q)].lead[std::size_t(r)];
+          ASSERT_LE(lead, start_of(q, r));
+          if (first) {
+            ASSERT_EQ(lead, a.lead_in) << "trial " << trial << ": rank " << q << " to " << r;
+            EXPECT_EQ((dst - lead) % A, 0u);
+            EXPECT_EQ((start_of(q, r) - lead) % A, 0u);
+          } else {
+            EXPECT_EQ(lead, 0u);
+          }
+          if (p == 2) {  // every transfer aligned at both ends
+            EXPECT_EQ((dst - lead) % A, 0u);
+            EXPECT_EQ((start_of(q, r) - lead) % A, 0u);
+          }
+        }
+        first = false;
+        dst += got;
+      }
+    }
+  }
+}
+
+TEST(MultiExchangePlan, RoundsTakeNoAlignment) {
+  mp::traffic t;
+  t.p = 3;
+  t.k = 2;
+  t.h.assign(std::size_t(3) * t.row(), 5);
+  for (int r = 0; r < 3; ++r) {
+    const mp::alignment_plan a = mp::plan_alignment(r, 4, t);
+    EXPECT_EQ(a.pad, 0u);
+    EXPECT_EQ(a.lead_in, 0u);
+    for (std::size_t l : a.lead) EXPECT_EQ(l, 0u);
+  }
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 
 #include "core/gather.hpp"
 #include "host/merge_window.hpp"
+#include "multi/exchange_plan.hpp"
 #include "multi/partition.cuh"
 #include "multi/shard_sort.hpp"
 
@@ -57,9 +58,6 @@ template <class C> bool one_sort(const shard_call<C>& c) { return !c.ord.full_ra
 template <class C> bool sorts_first(const shard_call<C>& c) { return c.sort_first && !one_sort(c); }
 template <class C> int rounds_of(const shard_call<C>& c) { return sorts_first(c) ? c.rounds : 1; }
 
-// Keys (and values) a transfer's 16-byte alignment may take: sort first
-// places its receipts up to this many items late (sort_first.cuh).
-constexpr std::size_t align_pad_max = 16;
 
 // The scratch of one rank's call; sized (base null) and carved by the same code.
 template <class C> struct shard_layout {
@@ -225,23 +223,6 @@ inline void finish_times(const call_context& ctx, cudaStream_t st, cudaEvent_t e
                        {&out.merge_ms, merge}})
     ctx.check(cudaEventElapsedTime(ms, i.first, i.second), "cudaEventElapsedTime");
 }
-
-// What every rank sends every rank in each of k rounds, read on the host:
-// h[from][to * k + round], and each rank's capacity at the end of its row.
-struct traffic {
-  int p = 0, k = 1;
-  std::vector<std::uint64_t> h;
-  std::size_t row() const { return std::size_t(p) * std::size_t(k) + 1; }
-  std::size_t sends(int from, int to, int round) const {
-    return std::size_t(h[std::size_t(from) * row() + std::size_t(to) * std::size_t(k) + std::size_t(round)]);
-  }
-  std::size_t sends(int from, int to) const {
-    std::size_t m = 0;
-    for (int j = 0; j < k; ++j) m += sends(from, to, j);
-    return m;
-  }
-  std::size_t capacity(int q) const { return std::size_t(h[std::size_t(q) * row() + row() - 1]); }
-};
 
 // splitters: samples of `keys` (this rank's n keys: the unsorted shard, or
 // the sorted one, whose positions give the same tag order, the local sort

@@ -115,53 +115,6 @@ void merge_sorted_runs(const shard_call<C>& c, const shard_layout<C>& L, const s
   }
 }
 
-// alignment: NCCL copies between the caller's buffers and its own, and does
-// so at about two thirds of its rate when a pointer is not 16-byte aligned
-// (two H100s: 204 against 304 GB/s; docs/perf/multi_gpu.md). A sender's
-// range starts anywhere in its sorted shard, so in one round each rank's
-// first run of receipts is aligned on both ends: when it comes first in
-// the receipts, its sender also sends the `lead` keys before it (they land
-// in the pad before the run and are never read); when the own run comes
-// first, the pad places the next run's first key on a boundary. With two
-// ranks that aligns every transfer; with more, each rank's first one.
-struct alignment_plan {
-  std::vector<std::size_t> lead;  // lead[q]: keys sent before this rank's range for q
-  std::size_t pad = 0;            // where this rank's receipts start in recv
-  std::size_t lead_in = 0;        // the leading keys of the first run arriving here
-};
-template <class C> std::size_t align_items(std::size_t vs) {
-  const std::size_t w = vs && vs < sizeof(C) ? vs : sizeof(C);
-  return w >= 16 ? 1 : 16 / w;
-}
-template <class C> alignment_plan plan_alignment(const shard_call<C>& c, const traffic& t) {
-  const int p = t.p, r = c.tx->rank();
-  const std::size_t A = align_items<C>(c.val_size);
-  alignment_plan a;
-  a.lead.assign(std::size_t(p), 0);
-  if (t.k != 1) return a;
-  auto first_of = [&](int dst) {  // the rank whose run comes first in dst's receipts
-    for (int q = 0; q < p; ++q)
-      if (t.sends(q, dst) > 0) return q;
-    return -1;
-  };
-  auto start_of = [&](int q, int dst) {  // where q's range for dst starts in q's sorted shard
-    std::size_t s = 0;
-    for (int u = 0; u < dst; ++u) s += t.sends(q, u);
-    return s;
-  };
-  for (int q = 0; q < p; ++q)
-    if (q != r && first_of(q) == r) a.lead[std::size_t(q)] = start_of(r, q) % A;
-  const int f = first_of(r);
-  if (f >= 0 && f != r) {
-    a.lead_in = start_of(f, r) % A;
-    a.pad = a.lead_in;
-  } else if (f == r) {  // the own run first: align the next run's start
-    const std::size_t O = t.sends(r, r);
-    a.pad = (A - O % A) % A;
-  }
-  return a;
-}
-
 // exchange: round j's group of sends and receives on `xs`: this rank's share
 // (q, j) to every other rank q (at `from[q k + j]` of the sorted shard, with
 // `al.lead[q]` keys before it), and from every rank q its share (r, j) into
@@ -222,7 +175,7 @@ void sort_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSor
   const std::vector<std::size_t> totals = check_capacities(c, t);
   std::vector<std::size_t> from(std::size_t(p * k) + 1, 0);  // share u's first key in the sorted shard
   for (int u = 0; u < p * k; ++u) from[std::size_t(u) + 1] = from[std::size_t(u)] + t.sends(r, u / k, u % k);
-  const alignment_plan al = plan_alignment(c, t);
+  const alignment_plan al = plan_alignment(r, align_items(sizeof(C), vs), t);
 
   // ---- exchange: every round on `xs`, each marked by its event --------------------
   owned_stream xs(ctx);

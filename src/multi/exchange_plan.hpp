@@ -1,0 +1,83 @@
+// The exchange's plan on the host (sort_first.cuh, shard_steps.cuh): what
+// every rank sends every rank, gathered and read on the host, and the 16-byte
+// alignment of sort first's transfers. Plain C++, checked on the host by
+// tests/multi_plan_test.cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gpusort::detail::multi {
+
+// What every rank sends every rank in each of k rounds, read on the host:
+// h[from][to * k + round], and each rank's capacity at the end of its row.
+struct traffic {
+  int p = 0, k = 1;
+  std::vector<std::uint64_t> h;
+  std::size_t row() const { return std::size_t(p) * std::size_t(k) + 1; }
+  std::size_t sends(int from, int to, int round) const {
+    return std::size_t(h[std::size_t(from) * row() + std::size_t(to) * std::size_t(k) + std::size_t(round)]);
+  }
+  std::size_t sends(int from, int to) const {
+    std::size_t m = 0;
+    for (int j = 0; j < k; ++j) m += sends(from, to, j);
+    return m;
+  }
+  std::size_t capacity(int q) const { return std::size_t(h[std::size_t(q) * row() + row() - 1]); }
+};
+
+// alignment: NCCL copies between the caller's buffers and its own, and does
+// so at about two thirds of its rate when a pointer is not 16-byte aligned
+// (two H100s: 204 against 304 GB/s; docs/perf/multi_gpu.md). A sender's
+// range starts anywhere in its sorted shard, so in one round each rank's
+// first run of receipts is aligned on both ends: when it comes first in
+// the receipts, its sender also sends the `lead` keys before it (they land
+// in the pad before the run and are never read); when the own run comes
+// first, the pad places the next run's first key on a boundary. With two
+// ranks that aligns every transfer; with more, each rank's first one.
+struct alignment_plan {
+  std::vector<std::size_t> lead;  // lead[q]: keys sent before this rank's range for q
+  std::size_t pad = 0;            // where this rank's receipts start in recv
+  std::size_t lead_in = 0;        // the leading keys of the first run arriving here
+};
+// Keys (and values) a transfer's 16-byte alignment may take: sort first
+// places its receipts up to this many items late (pad < align_items <= 16).
+constexpr std::size_t align_pad_max = 16;
+// Items per 16 bytes of the narrower of the key and value arrays: an item
+// index that is a multiple of it is 16-byte aligned in both.
+inline std::size_t align_items(std::size_t key_size, std::size_t val_size) {
+  const std::size_t w = val_size && val_size < key_size ? val_size : key_size;
+  return w >= 16 ? 1 : 16 / w;
+}
+// Rank r's plan, A = align_items(...); every rank computes its own from the
+// same traffic, and the sender's lead for q equals q's lead_in.
+inline alignment_plan plan_alignment(int r, std::size_t A, const traffic& t) {
+  const int p = t.p;
+  alignment_plan a;
+  a.lead.assign(std::size_t(p), 0);
+  if (t.k != 1) return a;
+  auto first_of = [&](int dst) {  // the rank whose run comes first in dst's receipts
+    for (int q = 0; q < p; ++q)
+      if (t.sends(q, dst) > 0) return q;
+    return -1;
+  };
+  auto start_of = [&](int q, int dst) {  // where q's range for dst starts in q's sorted shard
+    std::size_t s = 0;
+    for (int u = 0; u < dst; ++u) s += t.sends(q, u);
+    return s;
+  };
+  for (int q = 0; q < p; ++q)
+    if (q != r && first_of(q) == r) a.lead[std::size_t(q)] = start_of(r, q) % A;
+  const int f = first_of(r);
+  if (f >= 0 && f != r) {
+    a.lead_in = start_of(f, r) % A;
+    a.pad = a.lead_in;
+  } else if (f == r) {  // the own run first: align the next run's start
+    const std::size_t O = t.sends(r, r);
+    a.pad = (A - O % A) % A;
+  }
+  return a;
+}
+
+}  // namespace gpusort::detail::multi
