@@ -10,6 +10,12 @@
 # picks the bench rows (bench/multi_gpu.sh): a run too long for one call is
 # split in two that way.
 # NCCL_NVLS_ENABLE=0 (device README). Logs and the CSV go to $OUT.
+# Seen on nvidia-h200-x4 (be8b213): step 1 31 s; QUICK checks with rows a and
+# b about 250 s; row c (16e9 keys host to host) 180 s; rows a2 and a_x2
+# about 190 s; b_x2 80 s. So four GPUs or more take three calls, e.g.
+#   QUICK=1 MULTI_GPU_ROWS="a b"; TESTS=0 MULTI_CHECKS=0 MULTI_GPU_ROWS=c;
+#   TESTS=0 MULTI_CHECKS=0 MULTI_GPU_ROWS="a2 a_x2 b_x2"
+# and bench/merge_csv.py joins the calls' $OUT/parts.
 set -u
 export NCCL_NVLS_ENABLE=0
 mkdir -p /tmp/bin
