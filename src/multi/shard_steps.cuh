@@ -58,7 +58,6 @@ template <class C> bool one_sort(const shard_call<C>& c) { return !c.ord.full_ra
 template <class C> bool sorts_first(const shard_call<C>& c) { return c.sort_first && !one_sort(c); }
 template <class C> int rounds_of(const shard_call<C>& c) { return sorts_first(c) ? c.rounds : 1; }
 
-
 // The scratch of one rank's call; sized (base null) and carved by the same code.
 template <class C> struct shard_layout {
   using U = typename key_traits<C>::bits;

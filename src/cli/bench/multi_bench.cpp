@@ -103,14 +103,15 @@ struct form {
 };
 using form_list = std::vector<form>;
 
-// The pristine input copied back before a run, by every core (tens of GB
-// for the host-to-host rows).
+// The pristine input copied back before a run, by every OpenMP thread (tens
+// of GB for the host-to-host rows).
 template <class K> void restore(K* to, const K* from, std::size_t n) {
-  const std::size_t w = std::max(1u, std::thread::hardware_concurrency()), step = (n + w - 1) / w;
-  std::vector<std::thread> ts;
-  for (std::size_t i = 0; i < n; i += step)
-    ts.emplace_back([=] { std::memcpy(to + i, from + i, std::min(step, n - i) * sizeof(K)); });
-  for (auto& t : ts) t.join();
+  constexpr std::size_t piece = std::size_t(1) << 20;
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < std::ptrdiff_t((n + piece - 1) / piece); ++i) {
+    const std::size_t at = std::size_t(i) * piece;
+    std::memcpy(to + at, from + at, std::min(piece, n - at) * sizeof(K));
+  }
 }
 
 template <class K, class V>
