@@ -240,9 +240,10 @@ TEST_F(GpuMulti, SmallAndEmpty) {
   }
 }
 
-// Sort first's exchange in any number of rounds (one, the default, more
-// rounds than some ranks have keys): still the stable global order.
-TEST_F(GpuMulti, SortFirstRounds) {
+// The exchange in any number of rounds (one, the default, more rounds than
+// some ranks have keys), in both forms (partition first's rounds sort each
+// piece as it lands): still the stable global order.
+TEST_F(GpuMulti, Rounds) {
   const std::size_t n = 100003;
   std::vector<std::uint32_t> vals(n);
   std::iota(vals.begin(), vals.end(), 0u);
@@ -250,16 +251,17 @@ TEST_F(GpuMulti, SortFirstRounds) {
     const auto keys = h::generate<std::uint64_t>(d, n, 11);
     for (auto dir : {gpusort::order::ascending, gpusort::order::descending}) {
       const auto idx = oracle(keys, dir);
-      for (int p : {2, 3})
-        for (int rounds : {1, 2, 5, gpusort::multi::max_rounds}) {
-          const std::string what = std::string(h::to_string(d)) + " p=" + std::to_string(p) +
-                                   " rounds=" + std::to_string(rounds);
-          const auto got = run_fabric<std::uint64_t, std::uint32_t>(
-              keys, vals, shard_bounds(n, p, p == 3, 9), p, dir, gpusort::multi::output_capacity(n, p), 0, -1, 0,
-              gpusort::multi::strategy::sort_first, rounds);
-          ASSERT_EQ(got.vals.size(), n) << what;
-          for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.vals[i], idx[i]) << what << " at " << i;
-        }
+      for (auto how : both_forms)
+        for (int p : {2, 3})
+          for (int rounds : {1, 2, 5, gpusort::multi::max_rounds}) {
+            const std::string what = std::string(h::to_string(d)) + " p=" + std::to_string(p) +
+                                     " rounds=" + std::to_string(rounds) + form_name(how);
+            const auto got = run_fabric<std::uint64_t, std::uint32_t>(
+                keys, vals, shard_bounds(n, p, p == 3, 9), p, dir, gpusort::multi::output_capacity(n, p), 0, -1, 0,
+                how, rounds);
+            ASSERT_EQ(got.vals.size(), n) << what;
+            for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.vals[i], idx[i]) << what << " at " << i;
+          }
     }
   }
   const auto keys = h::generate<std::uint32_t>(dist::uniform, 1000, 1);
@@ -308,12 +310,15 @@ TEST_F(GpuMulti, BitRangesAndOddValueWidths) {
     const auto keys = h::generate<std::uint32_t>(dist::uniform, n, 3);
     std::vector<std::uint32_t> vals(n);
     std::iota(vals.begin(), vals.end(), 0u);
-    const auto got = run_fabric<std::uint32_t, std::uint32_t>(keys, vals, shard_bounds(n, 3, true, 1), 3,
-                                                              gpusort::order::descending,
-                                                              gpusort::multi::output_capacity(n, 3), 3, 29);
     const auto idx = oracle(keys, gpusort::order::descending, 3, 29);
-    ASSERT_EQ(got.vals.size(), n);
-    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.vals[i], idx[i]) << "bits [3, 29), at " << i;
+    for (int rounds : {1, 4}) {  // one sort after the exchange, or one a round
+      const auto got = run_fabric<std::uint32_t, std::uint32_t>(
+          keys, vals, shard_bounds(n, 3, true, 1), 3, gpusort::order::descending, gpusort::multi::output_capacity(n, 3),
+          3, 29, 0, gpusort::multi::strategy::automatic, rounds);
+      ASSERT_EQ(got.vals.size(), n);
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(got.vals[i], idx[i]) << "bits [3, 29), rounds " << rounds << ", at " << i;
+    }
   }
   {
     const auto keys = h::generate<std::uint64_t>(dist::few_unique, n, 4);

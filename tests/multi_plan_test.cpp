@@ -242,67 +242,78 @@ TEST(MultiExchangePlan, AlignItems) {
   EXPECT_EQ(mp::align_items(2, 16), 8u);
 }
 
+// Every round, every rank: the first run of its receipts aligned at both
+// ends (with two ranks in one round, every run), each sender's lead what its receiver
+// expects, and the rounds' parts of recv on boundaries, disjoint, within
+// the capacity plus align_room.
 TEST(MultiExchangePlan, TransfersAligned) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 2000; ++trial) {
-    const int p = 2 + int(rng() % 7);
+    const int p = 2 + int(rng() % 7), k = trial % 3 == 0 ? 1 : 1 + int(rng() % 5);
     const std::size_t A = std::size_t(1) << (rng() % 5);  // 1 .. 16 items
     mp::traffic t;
     t.p = p;
-    t.k = 1;
+    t.k = k;
     t.h.assign(std::size_t(p) * t.row(), 0);
     for (int q = 0; q < p; ++q)
-      for (int r = 0; r < p; ++r)  // some ranks send nothing to some
-        t.h[std::size_t(q) * t.row() + std::size_t(r)] = rng() % 4 == 0 ? 0 : rng() % 1000;
-    std::vector<mp::alignment_plan> plan;
-    for (int r = 0; r < p; ++r) plan.push_back(mp::plan_alignment(r, A, t));
-    auto start_of = [&](int q, int dst) {
-      std::size_t s = 0;
-      for (int u = 0; u < dst; ++u) s += t.sends(q, u);
-      return s;
-    };
+      for (int u = 0; u < p * k; ++u)  // some ranks send nothing to some
+        t.h[std::size_t(q) * t.row() + std::size_t(u)] = rng() % 4 == 0 ? 0 : rng() % 1000;
     for (int r = 0; r < p; ++r) {
-      const mp::alignment_plan& a = plan[std::size_t(r)];
-      ASSERT_LT(a.pad, mp::align_pad_max);
-      ASSERT_LT(a.pad, A);
-      std::size_t dst = a.pad;  // where the next run lands in recv
-      bool first = true;
-      for (int q = 0; q < p; ++q) {
-        const std::size_t got = t.sends(q, r);
-        if (got == 0) continue;
-        if (q != r) {
-          const std::size_t lead = plan[std::size_t(q)].lead[std::size_t(r)];
-          ASSERT_LE(lead, start_of(q, r));
-          if (first) {
-            ASSERT_EQ(lead, a.lead_in) << "trial " << trial << ": rank " << q << " to " << r;
-            EXPECT_EQ((dst - lead) % A, 0u);
-            EXPECT_EQ((start_of(q, r) - lead) % A, 0u);
-          } else {
-            EXPECT_EQ(lead, 0u);
+      const std::vector<std::size_t> region = mp::round_starts(r, A, t);
+      ASSERT_EQ(region.size(), std::size_t(k) + 1);
+      std::size_t total = 0;
+      for (int j = 0; j < k; ++j) {
+        const std::string what = "trial " + std::to_string(trial) + ": rank " + std::to_string(r) + " round " +
+                                 std::to_string(j);
+        const mp::alignment_plan a = mp::plan_alignment(r, A, t, j);
+        ASSERT_LT(a.pad, mp::align_pad_max);
+        ASSERT_LT(a.pad, A);
+        ASSERT_EQ(region[std::size_t(j)] % A, 0u) << what;
+        std::size_t dst = region[std::size_t(j)] + a.pad;  // where the next run lands in recv
+        bool first = true;
+        for (int q = 0; q < p; ++q) {
+          const std::size_t got = t.sends(q, r, j);
+          if (got == 0) continue;
+          total += got;
+          if (q != r) {
+            const std::size_t lead = mp::plan_alignment(q, A, t, j).lead[std::size_t(r)];
+            const std::size_t from = mp::share_start(t, q, r, j);
+            ASSERT_LE(lead, from);
+            if (first) {
+              ASSERT_EQ(lead, a.lead_in) << what << " from " << q;
+              EXPECT_EQ((dst - lead) % A, 0u) << what;
+              EXPECT_EQ((from - lead) % A, 0u) << what;
+              ASSERT_GE(dst - lead, region[std::size_t(j)]) << what;  // the lead stays in the round's part
+            } else {
+              EXPECT_EQ(lead, 0u);
+            }
+            if (p == 2 && k == 1) {  // every transfer aligned at both ends
+              EXPECT_EQ((dst - lead) % A, 0u) << what;
+              EXPECT_EQ((from - lead) % A, 0u) << what;
+            }
           }
-          if (p == 2) {  // every transfer aligned at both ends
-            EXPECT_EQ((dst - lead) % A, 0u);
-            EXPECT_EQ((start_of(q, r) - lead) % A, 0u);
-          }
+          first = false;
+          dst += got;
         }
-        first = false;
-        dst += got;
+        ASSERT_LE(dst, region[std::size_t(j) + 1]) << what;
       }
+      ASSERT_LE(region[std::size_t(k)], total + mp::align_room(k));
     }
   }
 }
 
-TEST(MultiExchangePlan, RoundsTakeNoAlignment) {
+// share_start: shares lie in the order destination, then round.
+TEST(MultiExchangePlan, ShareStart) {
   mp::traffic t;
-  t.p = 3;
+  t.p = 2;
   t.k = 2;
-  t.h.assign(std::size_t(3) * t.row(), 5);
-  for (int r = 0; r < 3; ++r) {
-    const mp::alignment_plan a = mp::plan_alignment(r, 4, t);
-    EXPECT_EQ(a.pad, 0u);
-    EXPECT_EQ(a.lead_in, 0u);
-    for (std::size_t l : a.lead) EXPECT_EQ(l, 0u);
-  }
+  t.h = {1, 2, 3, 4, 99, 5, 6, 7, 8, 99};  // rank 0 sends 1, 2 to 0 and 3, 4 to 1
+  EXPECT_EQ(mp::share_start(t, 0, 0, 0), 0u);
+  EXPECT_EQ(mp::share_start(t, 0, 0, 1), 1u);
+  EXPECT_EQ(mp::share_start(t, 0, 1, 0), 3u);
+  EXPECT_EQ(mp::share_start(t, 0, 1, 1), 6u);
+  EXPECT_EQ(mp::share_start(t, 1, 1, 1), 5u + 6u + 7u);
+  EXPECT_EQ(t.capacity(1), 99u);
 }
 
 }  // namespace

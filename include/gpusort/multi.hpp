@@ -44,7 +44,10 @@ namespace gpusort::multi {
 // How each rank starts (docs/perf/multi_gpu.md compares them):
 //   partition_first  partition the unsorted shard by destination rank,
 //                    exchange, sort what arrived (the own bucket while the
-//                    exchange runs), merge
+//                    exchange runs), merge; with options::rounds = k > 1
+//                    the shard is partitioned into k pieces a rank, each
+//                    an equal share of its key range, and each piece is
+//                    sorted as it lands while the next travels (no merge)
 //   sort_first       sort the whole shard, exchange its contiguous ranges
 //                    (no partition pass), merge the p sorted runs (log2 p
 //                    rounds of two-way merges); with options::rounds > 1
@@ -56,15 +59,16 @@ namespace gpusort::multi {
 //   automatic        sort_first (faster on two GPUs, and its scratch is
 //                    smaller: about three capacities against five)
 // Partial bit ranges and values that move by index take partition_first's
-// one sort after the exchange whatever is asked.
+// rounds form (one sort a round) whatever is asked.
 enum class strategy { automatic, partition_first, sort_first };
 
 struct options : gpusort::options {
   // Fill result's phase times (one more synchronisation of the stream).
   bool timed = false;
   strategy how = strategy::automatic;
-  // sort_first: the exchange's rounds (1 to max_rounds; 0 picks
-  // default_rounds). Every rank must pass the same, as the same `how`.
+  // The exchange's rounds (1 to max_rounds; 0 picks default_rounds; for
+  // partition_first at most 255 / ranks). Every rank must pass the same, as
+  // the same `how`.
   int rounds = 0;
 };
 constexpr int default_rounds = 1, max_rounds = 64;

@@ -13,6 +13,7 @@
 //              checks every rank's, so all of them stop together
 //   exchange   exchange_buckets: on a second stream, one group of sends and
 //              receives: rank q's bucket r lands at rank r in rank order
+//              (partition first's merged form; in rounds: rounds.cuh)
 //
 // Buffers: part (this rank's keys in bucket order: partitioned, or sorted),
 // recv (what arrives, <= capacity), run (sorted runs, or a merge round's
@@ -54,9 +55,13 @@ template <class C> bool moves_by_index(const shard_call<C>& c) {
 // stable sort of the whole keeps every source rank's keys in input order.
 template <class C> bool one_sort(const shard_call<C>& c) { return !c.ord.full_range() || moves_by_index(c); }
 
-// Sort first's rounds (sort_first.cuh); the exchange of partition first is one.
+// The exchange's rounds (rounds.cuh): sort first's as asked; partition
+// first's as asked too (its pieces: p k buckets, each sorted as it lands),
+// as many as the partition's buckets allow (max_ranks)
 template <class C> bool sorts_first(const shard_call<C>& c) { return c.sort_first && !one_sort(c); }
-template <class C> int rounds_of(const shard_call<C>& c) { return sorts_first(c) ? c.rounds : 1; }
+template <class C> int rounds_of(const shard_call<C>& c) {
+  return sorts_first(c) ? c.rounds : std::max(1, std::min(c.rounds, max_ranks / c.tx->size()));
+}
 
 // The scratch of one rank's call; sized (base null) and carved by the same code.
 template <class C> struct shard_layout {
@@ -95,7 +100,7 @@ template <class C> struct shard_layout {
     const int p = c.tx->size(), s = samples_per_rank(p), k = rounds_of(c);
     const std::size_t buckets = std::size_t(p) * std::size_t(k);
     const std::size_t S = std::size_t(p) * std::size_t(s), n = c.n, cap = c.capacity, vs = c.val_size;
-    const std::size_t tiles = (n + tuning::tile - 1) / tuning::tile, cells = std::size_t(p) * tiles;
+    const std::size_t tiles = (n + tuning::tile - 1) / tuning::tile, cells = buckets * tiles;
     // the sizes of the sub-calls' scratch
     options order_opt;
     order_opt.stream = c.stream;
@@ -150,13 +155,13 @@ template <class C> struct shard_layout {
     table_temp = plan.take<std::uint8_t>(table_bytes);
     counts = plan.take<std::uint64_t>(buckets + 1);
     all_counts = plan.take<std::uint64_t>(std::size_t(p) * (buckets + 1));
-    // recv and run: room for sort first's alignment pad (sort_first.cuh).
+    // recv and run: room for the rounds' alignment (exchange_plan.hpp).
     // Sort first shares two pairs of them (its footprint: about 3 capacities
     // beside the caller's input, against 5 without): its one local sort ends
     // before anything arrives, so recv lies in the local sort's scratch; and
     // in one round, the merge rounds' run starts once the exchange has read
     // the sorted shard, so run is part.
-    const std::size_t rc = cap + align_pad_max;
+    const std::size_t rc = cap + align_room(k);
     const bool shares = sorts_first(c), run_in_part = shares && k == 1;
     const std::size_t pn = run_in_part ? std::max(n, rc) : n;
     part_k = plan.take<C>(pn);
@@ -297,11 +302,11 @@ struct receipts {
   std::size_t total() const { return B + O + A; }
 };
 
-// exchange: one group of sends and receives on `xs`. Lower ranks' keys land
-// at [0, B), in rank order; higher ranks' after them, at B (or at B + O when
-// the own bucket joins them for one sort).
+// exchange (partition first in one round, merged): one group of sends and
+// receives on `xs`. Lower ranks' keys land at [0, B), in rank order; higher
+// ranks' after them, at B.
 template <class C>
-receipts exchange_buckets(const shard_call<C>& c, const shard_layout<C>& L, const traffic& t, bool single, cudaStream_t xs) {
+receipts exchange_buckets(const shard_call<C>& c, const shard_layout<C>& L, const traffic& t, cudaStream_t xs) {
   const int p = t.p, r = c.tx->rank();
   const std::size_t vs = c.val_size;
   receipts x;
@@ -310,7 +315,7 @@ receipts exchange_buckets(const shard_call<C>& c, const shard_layout<C>& L, cons
     else if (q > r) x.A += t.sends(q, r);
   x.O = t.sends(r, r);
   std::vector<transport::part> out_parts, in_parts;
-  std::size_t at = 0, below = 0, above = single ? x.B + x.O : x.B;
+  std::size_t at = 0, below = 0, above = x.B;
   for (int q = 0; q < p; ++q) {
     const std::size_t m = t.sends(r, q);
     if (q == r) x.own_at = at;

@@ -17,7 +17,7 @@
 //                             with --strategy partition_first,sort_first:
 //                             each form asked for (multi::strategy), beside
 //                             nccl_sample_xN (auto, the default); with
-//                             --rounds k,..: each sort-first form at each
+//                             --rounds k,..: each form at each
 //                             multi::options::rounds (rows _r<k>_xN)
 //   nccl_sample_xN_host       with --host: gpusort::multi::sort of a pinned
 //                             host array, host to host (wall clock; the
@@ -68,8 +68,8 @@ const char* usage =
     "  convenience call (nccl_sample_xN_host). Defaults: every visible GPU,\n"
     "  --key u32 --value - --n 2^31 --dist uniform --reps 10. --strategy: auto\n"
     "  (nccl_sample_xN), partition_first (nccl_partfirst_xN), sort_first\n"
-    "  (nccl_sortfirst_xN), each asked for run on the same input. --rounds: sort\n"
-    "  first's exchange rounds (0: the default), each a row (_r<k>).\n";
+    "  (nccl_sortfirst_xN), each asked for run on the same input. --rounds: the\n"
+    "  exchange's rounds (0: the default), each a row (_r<k>) of every form.\n";
 
 struct no_value {};
 
@@ -94,7 +94,7 @@ harness::check verify(const std::vector<K>& in, const std::vector<K>& out, const
   else return harness::verify_pairs_fast(in.data(), out.data(), vals.data(), in.size(), o, true);
 }
 
-// The forms the bench runs: the strategy, sort first's rounds (0: the
+// The forms the bench runs: the strategy, the exchange's rounds (0: the
 // default) and the rows' name.
 struct form {
   multi::strategy how;
@@ -352,8 +352,7 @@ int cmd_bench_multi(int argc, char** argv) {
   const std::string vname = a.value_or("value", "-");
   const std::size_t n = std::size_t(parse_count(a.value_or("n", "2^31"), "--n"));
   const bool host = a.flag("host");
-  // every strategy, and each sort-first one at every --rounds (named _r<k>
-  // when rounds are asked for)
+  // every strategy at every --rounds (named _r<k> when rounds are asked for)
   std::vector<int> rounds;
   for (const auto& r : split_list(a.value_or("rounds", "0"))) {
     const auto k = parse_count(r, "--rounds");
@@ -370,10 +369,7 @@ int cmd_bench_multi(int argc, char** argv) {
     else if (f == "partition_first") how = multi::strategy::partition_first, name = "nccl_partfirst";
     else if (f == "sort_first") how = multi::strategy::sort_first, name = "nccl_sortfirst";
     else throw usage_error("--strategy: auto, partition_first or sort_first (a comma list)");
-    const bool sorts_first = how != multi::strategy::partition_first;
-    for (int k : sorts_first ? rounds : std::vector<int>{0}) {
-      forms.push_back({how, k, name + (sorts_first && named_rounds ? "_r" + std::to_string(k) : "") + x});
-    }
+    for (int k : rounds) forms.push_back({how, k, name + (named_rounds ? "_r" + std::to_string(k) : "") + x});
   }
   for (const auto& dn : split_list(a.value_or("dist", "uniform"))) {
     harness::dist d;
