@@ -17,6 +17,7 @@ NOTES = {
     "radix_split": "1-bit split radix sort (scan + scatter), one pass per bit",
     "radix_tile": "block radix sort of tiles + merge-path tile merges",
     "radix_onesweep": "onesweep LSD radix sort (Adinets & Merrill 2022)",
+    "radix_msd": "MSD-hybrid radix sort (Stehle & Jacobsen 2017): MSD passes, then one block sorts each small bucket; LSD mode for skewed keys",
     "sample": "sample sort (Sintorn-Assarsson): 511 buckets incl. equality buckets, oversized buckets refined",
     "quick": "GPU quicksort (Cederman-Tsigas), multi-pivot: up to 32-way splits around sampled pivots with equality classes, device work lists; not stable",
     "cub_radix": "peer: cub::DeviceRadixSort",
@@ -25,7 +26,9 @@ NOTES = {
     "std_sort": "peer: std::sort, one CPU thread",
     "cpu_merge_recursive": "seed 001's recursive CPU merge sort, one thread",
     "cpu_merge_iterative": "seed 001's bottom-up CPU merge sort, one thread",
-    "cpu_parallel": "gpusort's CPU backend (GNU parallel mode, 16 threads)",
+    "cpu_parallel": "gpusort's CPU backend: MSD-hybrid radix, LSD radix or IPS4o (all cores)",
+    "gnu_parallel": "peer: libstdc++ parallel mode (the backend before), all cores",
+    "ips4o": "peer: IPS4o's own parallel sort, same order",
 }
 ORDER = list(NOTES)
 # Added to the CUB peers' notes when the CSV states the offset policy (a
@@ -47,7 +50,8 @@ def main():
     print("| algorithm | what | stable | Gkeys/s 2^24 | vs CUB | Gkeys/s 2^28 | vs CUB |")
     print("|---|---|---|---|---|---|---|")
     stable = {"odd_even", "merge_recursive", "merge_bottom_up", "merge_path", "radix_split", "radix_tile",
-              "radix_onesweep", "sample", "cub_radix", "cub_merge", "cpu_parallel", "cpu_merge_recursive", "cpu_merge_iterative"}
+              "radix_onesweep", "radix_msd", "sample", "cub_radix", "cub_merge", "cpu_parallel", "gnu_parallel",
+              "cpu_merge_recursive", "cpu_merge_iterative"}
     for a in ORDER:
         cells = []
         for n in (1 << 24, 1 << 28):
@@ -56,7 +60,9 @@ def main():
             if g is None:
                 # the largest n measured, for capped algorithms
                 ns = sorted(k[1] for k in pick if k[0] == a)
-                cells += ["-", "-"] if not ns or n == 1 << 28 else [f"{pick[(a, ns[-1])]:.3g} (n=2^{ns[-1].bit_length() - 1})", "-"]
+                last = ns[-1] if ns else 0
+                size = f"2^{last.bit_length() - 1}" if last & (last - 1) == 0 else f"{last:.3g}"
+                cells += ["-", "-"] if not ns or n == 1 << 28 else [f"{pick[(a, last)]:.3g} (n={size})", "-"]
             else:
                 cells += [f"{g:.3g}", f"{g / c:.2f}x" if c else "-"]
         print(f"| `{a}` | {notes[a]} | {'yes' if a in stable else 'no'} | " + " | ".join(cells) + " |")
