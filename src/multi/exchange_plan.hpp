@@ -1,7 +1,7 @@
-// The exchange's plan on the host (sort_first.cuh, shard_steps.cuh): what
-// every rank sends every rank, gathered and read on the host, and the 16-byte
-// alignment of sort first's transfers. Plain C++, checked on the host by
-// tests/multi_plan_test.cpp.
+// The exchange's plan on the host (rounds.cuh, shard_steps.cuh): what every
+// rank sends every rank in each round, gathered and read on the host, and the
+// 16-byte alignment of each round's transfers. Plain C++, checked on the host
+// by tests/multi_plan_test.cpp.
 #pragma once
 
 #include <cstddef>
