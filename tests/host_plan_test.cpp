@@ -1,11 +1,12 @@
 // Host suite: the host pipeline's plain C++ parts (src/host/): the plans
 // that cut a sort up, the k-way co-rank of the out-of-core merge (checked
 // against a stable merge computed with std::stable_sort under the oracle's
-// order) and the block ledger with its final permutation (simulated on
-// labels).
+// order), the runs' two layouts, and the block ledger with its final
+// permutation (simulated on labels, and on a dealt merge of real keys).
 #include "host/blocks.hpp"
 #include "host/corank.hpp"
 #include "host/plan.hpp"
+#include "host/run_layout.hpp"
 
 #include "harness/harness.hpp"
 #include "oracle.hpp"
@@ -55,7 +56,8 @@ TEST(HostPlan, OutOfCoreFitsItsBudget) {
     EXPECT_LE(p.device_bytes, budget);
     EXPECT_EQ(p.slot % p.block, 0u);
     EXPECT_EQ(p.block & (p.block - 1), 0u);
-    EXPECT_GE(p.slot / p.block, 8u);
+    EXPECT_GE(p.slot / p.block, 16u);
+    EXPECT_GE(p.slot / p.block, std::min<std::size_t>(p.runs, 257) - 1);  // dealt runs: a piece spans the runs
     EXPECT_EQ(p.runs, ceil_div(std::size_t(1) << 33, p.slot));
     EXPECT_EQ(p.extra_blocks, p.runs);
   }
@@ -145,6 +147,101 @@ TEST(HostBlocks, EveryBlockComesHome) {
       held[m.from] = block_ledger::none;
     }
     for (std::size_t j = 0; j < full; ++j) ASSERT_EQ(held[j], j) << "trial " << trial;
+  }
+}
+
+// Both layouts: the runs cover every host position once, stretches are
+// contiguous on the host and agree with at(), and no run exceeds its slot.
+TEST(HostRunLayout, RunsCoverTheArrayOnce) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::size_t block = 1 + rng() % 5, slot = block * (1 + rng() % 7), n = 1 + rng() % (slot * 11);
+    for (bool dealt : {false, true}) {
+      const run_layout lay(n, slot, block, dealt);
+      ASSERT_EQ(lay.runs(), ceil_div(n, slot));
+      std::vector<int> seen(n, 0);
+      std::size_t total = 0;
+      for (std::size_t r = 0; r < lay.runs(); ++r) {
+        const std::size_t len = lay.length(r);
+        ASSERT_GE(len, 1u);
+        ASSERT_LE(len, slot) << "trial " << trial << " run " << r;
+        total += len;
+        std::size_t next = 0;
+        lay.stretches(r, 0, len, [&](std::size_t host, std::size_t i, std::size_t k) {
+          ASSERT_EQ(i, next);
+          next += k;
+          for (std::size_t t = 0; t < k; ++t) {
+            ASSERT_EQ(lay.at(r, i + t), host + t);
+            ASSERT_LT(host + t, n);
+            ++seen[host + t];
+          }
+          // the corank view reads the same place
+          const std::size_t view = lay.base(r) + (i / lay.stride_block()) * lay.stride() + i % lay.stride_block();
+          ASSERT_EQ(view, host);
+        });
+        ASSERT_EQ(next, len);
+      }
+      ASSERT_EQ(total, n);
+      for (std::size_t x = 0; x < n; ++x) ASSERT_EQ(seen[x], 1) << "trial " << trial << " position " << x;
+    }
+  }
+}
+
+// The out-of-core merge of dealt runs, simulated on real keys as
+// out_of_core.cpp runs it: every run sorted in its blocks, the pieces' cuts
+// from corank over block-strided views, the blocks read by piece q + 1
+// released before piece q is placed. Uniform keys then find every home free,
+// and the output is the sorted input.
+TEST(HostRunLayout, DealtMergeWritesHome) {
+  using K = std::uint64_t;
+  const std::size_t n = (std::size_t(1) << 18) + 777, slot = std::size_t(1) << 14,
+                    block = std::size_t(1) << 9;  // 32 blocks a slot: at least the 17 runs, as plan_out_of_core chooses
+  const gpusort::detail::key_order<K> ord(false, 0, 64);
+  for (bool dealt : {true, false}) {
+    auto data = h::generate<K>(dist::uniform, n, 21);
+    const run_layout lay(n, slot, block, dealt);
+    std::vector<host_run<K>> runs;
+    for (std::size_t r = 0; r < lay.runs(); ++r) {
+      std::vector<K> run;
+      lay.stretches(r, 0, lay.length(r), [&](std::size_t host, std::size_t, std::size_t k) {
+        run.insert(run.end(), data.begin() + host, data.begin() + host + k);
+      });
+      std::sort(run.begin(), run.end());
+      lay.stretches(r, 0, lay.length(r), [&](std::size_t host, std::size_t i, std::size_t k) {
+        std::copy(run.begin() + i, run.begin() + i + k, data.begin() + host);
+      });
+      runs.push_back({data.data() + lay.base(r), lay.length(r), lay.stride_block(), lay.stride()});
+    }
+    const std::size_t pieces = lay.runs(), full = n / block;
+    std::vector<std::vector<std::size_t>> cut;
+    for (std::size_t q = 0; q <= pieces; ++q) cut.push_back(corank(runs, std::min(q * slot, n), ord));
+    block_ledger ledger(full, pieces);
+    std::vector<K> merged;
+    auto read = [&](std::size_t q) {
+      for (std::size_t r = 0; r < pieces; ++r) {
+        for (std::size_t i = cut[q][r]; i < cut[q + 1][r]; ++i) merged.push_back(runs[r][i]);
+        for (std::size_t k = cut[q][r] / block; k < cut[q + 1][r] / block; ++k)
+          if (lay.home_block(r, k) < full) ledger.release(lay.home_block(r, k));
+      }
+    };
+    auto place = [&](std::size_t q) {
+      for (std::size_t j = q * slot / block; j < full && j * block < std::min((q + 1) * slot, n); ++j) ledger.place(j);
+    };
+    for (std::size_t q = 0; q < pieces; ++q) {
+      read(q);
+      if (q > 0) place(q - 1);
+    }
+    place(pieces - 1);
+    auto want = h::generate<K>(dist::uniform, n, 21);
+    std::sort(want.begin(), want.end());
+    std::vector<K> got(merged);
+    std::sort(got.begin(), got.end());
+    ASSERT_EQ(got, want);
+    for (std::size_t q = 1; q < pieces; ++q)  // each piece's items come after the previous piece's
+      ASSERT_LE(*std::max_element(merged.begin() + (q - 1) * slot, merged.begin() + q * slot),
+                *std::min_element(merged.begin() + q * slot, merged.begin() + std::min((q + 1) * slot, n)));
+    if (dealt) EXPECT_EQ(ledger.displaced(), 0u) << "dealt runs: every output block finds its home free";
+    else EXPECT_GT(ledger.displaced(), full / 2) << "contiguous runs: most blocks land away from home";
   }
 }
 

@@ -4,7 +4,8 @@
 // block of the caller's array all of whose items have been read, or one of a
 // few spare blocks. Each run holds at most one partly read block, so as many
 // spares as runs always suffice. A logical block takes its own place when
-// that is free. At the end a permutation moves every block home: first the
+// that is free, else a free spare (a spare is nobody's home), and only then
+// another block's free home. At the end a permutation moves every block home: first the
 // chains that start at an empty place and end at a spare, then the cycles
 // left among the caller's blocks, through a one-block buffer. Plain C++,
 // checked by tests/host_plan_test.cpp.
@@ -37,23 +38,23 @@ class block_ledger {
   void release(std::size_t s) {
     if (free_[s]) return;
     free_[s] = 1;
-    stack_.push_back(s);
+    (s < full_ ? homes_ : spares_free_).push_back(s);
   }
-  // Where logical block j is written: its own place when free, else any free one.
+  // Where logical block j is written: its own place when free, else a spare,
+  // else another block's home.
   std::size_t place(std::size_t j) {
-    std::size_t s = none;
-    if (free_[j]) {
-      s = j;
-    } else {
-      while (!stack_.empty() && s == none) {
-        if (free_[stack_.back()]) s = stack_.back();
-        stack_.pop_back();
-      }
-      if (s == none) throw std::logic_error("block_ledger: no free block");
-    }
+    std::size_t s = free_[j] ? j : pop(spares_free_);
+    if (s == none) s = pop(homes_);
+    if (s == none) throw std::logic_error("block_ledger: no free block");
     free_[s] = 0;
     where_[j] = s;
     return s;
+  }
+  // Logical blocks written away from home so far.
+  std::size_t displaced() const {
+    std::size_t count = 0;
+    for (std::size_t j = 0; j < full_; ++j) count += where_[j] != none && where_[j] != j;
+    return count;
   }
 
   // The moves that bring every logical block home, in order.
@@ -95,8 +96,17 @@ class block_ledger {
  private:
   std::size_t full_, spares_;
   std::vector<char> free_;
-  std::vector<std::size_t> stack_;  // free places, some taken since (checked on pop)
+  std::vector<std::size_t> homes_, spares_free_;  // free places, some taken since (checked on pop)
   std::vector<std::size_t> where_;  // logical block -> place
+
+  std::size_t pop(std::vector<std::size_t>& stack) {
+    while (!stack.empty()) {
+      const std::size_t s = stack.back();
+      stack.pop_back();
+      if (free_[s]) return s;
+    }
+    return none;
+  }
 };
 
 }  // namespace gpusort::detail::host

@@ -4,7 +4,8 @@
 // values (key_order::rank, so -0.0 equals +0.0 and NaNs order by bits): the
 // smallest value v with at least `rank` items at or below it; the items
 // below v all come first, then the items equal to v, run by run. The runs
-// live in host memory; each step is k binary searches.
+// live in host memory, each either contiguous or laid out in blocks
+// (run_layout.hpp's dealt runs); each step is k binary searches.
 #pragma once
 
 #include <gpusort/detail/key_traits.hpp>
@@ -14,9 +15,13 @@
 
 namespace gpusort::detail::host {
 
+// n items; item i at keys[(i / block) * stride + i % block] (block = stride:
+// contiguous).
 template <class K> struct host_run {
   const K* keys;
   std::size_t n;
+  std::size_t block = 1, stride = 1;
+  const K& operator[](std::size_t i) const { return keys[(i / block) * stride + i % block]; }
 };
 
 template <class K>
@@ -27,7 +32,7 @@ std::vector<std::size_t> corank(const std::vector<host_run<K>>& runs, std::size_
     std::size_t lo = 0, hi = r.n;
     while (lo < hi) {
       const std::size_t mid = lo + (hi - lo) / 2;
-      const U x = ord.key_rank(r.keys[mid]);
+      const U x = ord.key_rank(r[mid]);
       if (above ? x <= v : x < v) lo = mid + 1;
       else hi = mid;
     }

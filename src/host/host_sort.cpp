@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 namespace gpusort {
 
@@ -79,7 +80,11 @@ bool gpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const op
     return true;
   }
   cudaGetLastError();
-  const host::out_of_core_plan out = host::plan_out_of_core(n, sizeof(K), val_size, budget, temp);
+  // Equal integer keys over all their bits, without values, cannot be told
+  // apart: their runs may be dealt (run_layout.hpp).
+  const bool whole_keys = opt.begin_bit == 0 && (opt.end_bit < 0 || opt.end_bit == int(sizeof(K) * 8));
+  const bool dealt = std::is_integral_v<K> && val_size == 0 && whole_keys;
+  const host::out_of_core_plan out = host::plan_out_of_core(n, sizeof(K), val_size, budget, temp, dealt);
   if (!out.ok || dev.alloc(out.device_bytes) != cudaSuccess) {
     cudaGetLastError();
     return false;

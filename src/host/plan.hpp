@@ -14,7 +14,9 @@
 // three in flight (in, sort, out); then the runs are merged: each output
 // piece of `slot` items gathers its share of every run (found on the host by
 // a k-way co-rank search), sorts it on the device and lands in free host
-// blocks, which a final permutation puts in order (blocks.hpp).
+// blocks, which a final permutation puts in order (blocks.hpp). Runs are
+// contiguous, or dealt block by block when ties cannot be told apart
+// (run_layout.hpp): then the output's blocks find their homes free.
 #pragma once
 
 #include <gpusort/detail/core/launch.cuh>  // ceil_log2 (host code only)
@@ -70,11 +72,13 @@ struct out_of_core_plan {
   std::size_t block = 0;         // host block of the merge's output (items)
   std::size_t extra_blocks = 0;  // host blocks taken beyond the caller's array
   std::size_t device_bytes = 0;  // three slots and one sort's scratch
+  bool dealt = false;            // runs dealt block by block (run_layout.hpp)
   bool ok = false;               // false: the budget cannot hold a useful slot
 };
 
+// dealt: the caller's ties are indistinguishable, so runs may be dealt.
 inline out_of_core_plan plan_out_of_core(std::size_t n, std::size_t key_bytes, std::size_t val_bytes,
-                                         std::size_t budget, const temp_query& sort_temp,
+                                         std::size_t budget, const temp_query& sort_temp, bool dealt = false,
                                          std::size_t min_slot = 1024) {
   constexpr std::size_t align = 256;
   out_of_core_plan p;
@@ -85,9 +89,13 @@ inline out_of_core_plan plan_out_of_core(std::size_t n, std::size_t key_bytes, s
   std::size_t s = budget / (4 * element);
   while (s >= min_slot && bytes(s) > budget) s -= s / 16 + 1;
   if (s < min_slot || n == 0) return p;
+  // At least 16 blocks a slot, and as many as there are runs (up to 256), so
+  // that dealt runs' output finds its homes free one piece behind the reads.
+  const std::size_t per_slot = std::clamp<std::size_t>(ceil_div(n, s), 16, 256);
   std::size_t block = 1;
-  while (block * 2 <= s / 16) block *= 2;
+  while (block * 2 <= s / per_slot) block *= 2;
   p.block = block;
+  p.dealt = dealt;
   p.slot = s / block * block;
   p.runs = ceil_div(n, p.slot);
   p.extra_blocks = p.runs;

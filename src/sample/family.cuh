@@ -33,9 +33,10 @@
 //
 // Host syncs: none (the call can be captured in a CUDA graph). A level's
 // segments are a device list that the level before fills (segments.cuh);
-// every grid is sized from a host-known bound (level 1: one segment of
-// ceil(n / 8192) tiles; later levels: plan.cuh's caps) or is the resident
-// grid, and its blocks loop over the counts on the device. All
+// every grid is sized from a host-known bound (level L: at most 256^(L-1)
+// segments and n / 8192 + 256^(L-1) tiles, within plan.cuh's caps): a block
+// a tile while that bound is at most twice the tiles of n, else the resident
+// grid, whose blocks loop over the counts on the device. All
 // tuning::max_levels levels are launched: an empty one costs its 8 (9 with
 // interpolated pivots) launches, whose blocks leave at once, and the
 // fallback 4 + 2 ceil(log2(n / 9728)) launches (u32 keys) when there is
@@ -62,6 +63,7 @@
 #include "sample/tuning.cuh"
 #include "segmented/grid.cuh"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace gpusort::detail::sample {
@@ -115,20 +117,22 @@ template <class K, class P, class Ord> struct level_kernels {
 
 // refine: splits level `level`'s segments (one set of launches) and sorts
 // the runs it packs into the output. segs and tiles: host-known bounds on
-// the level's segments and tiles.
+// the level's segments and tiles; tight: the tile kernels take a block a
+// tile (few blocks find no tile) instead of the resident grid's loop.
 template <class K, class P, class Ord>
 void split_level(const sort_problem<K, P>& p, const Ord& ord, const plan<K, P>& pl, const level_kernels<K, P, Ord>& kn,
-                 int level, std::size_t segs, std::size_t tiles, const level_buffers<K, P>& io) {
+                 int level, std::size_t segs, std::size_t tiles, bool tight, const level_buffers<K, P>& io) {
   const call_context& ctx = *p.ctx;
   const cudaStream_t st = p.stream;
   const segment_list list = pl.lists.at(level);
   const bool interpolated = p.pivots == pivot_rule::interpolated;
+  auto tile_grid = [&](unsigned resident) { return tight ? grid_for(tiles, 1) : bounded(resident, tiles); };
   setup_kernel<<<grid_for(segs, 1, 1024), tuning::threads, 0, st>>>(
       pl.lists, level, pl.map, interpolated ? pl.ranges : rank_range{nullptr, nullptr}, pl.runs.count);
   ctx.check_launch("sample setup");
   // sample
   if (interpolated) {
-    kn.minmax<<<bounded(kn.minmax_grid, tiles), tuning::threads, 0, st>>>(io.kin, list, pl.map, ord, pl.ranges);
+    kn.minmax<<<tile_grid(kn.minmax_grid), tuning::threads, 0, st>>>(io.kin, list, pl.map, ord, pl.ranges);
     ctx.check_launch("sample minmax");
     kn.interpolate<<<bounded(kn.interpolate_grid, segs), tuning::sample_threads, 0, st>>>(list, ord, pl.ranges,
                                                                                           pl.splitters);
@@ -140,7 +144,7 @@ void split_level(const sort_problem<K, P>& p, const Ord& ord, const plan<K, P>& 
   // count, scan
   using U = typename Ord::carried;
   const level_policy<U, no_value> counting{list, pl.map, pl.splitters, pl.table};
-  kn.count<<<bounded(kn.count_grid, tiles), tuning::threads, 0, st>>>(io.kin, ord, counting);
+  kn.count<<<tile_grid(kn.count_grid), tuning::threads, 0, st>>>(io.kin, ord, counting);
   ctx.check_launch("sample count");
   table_sums_kernel<<<tuning::scan_blocks, tuning::scan_threads, 0, st>>>(pl.table, pl.lists, level, pl.sums);
   ctx.check_launch("sample table sums");
@@ -148,7 +152,7 @@ void split_level(const sort_problem<K, P>& p, const Ord& ord, const plan<K, P>& 
   ctx.check_launch("sample table scan");
   // scatter
   const level_policy<U, P> scattering{list, pl.map, pl.splitters, pl.table};
-  kn.scatter<<<bounded(kn.scatter_grid, tiles), tuning::threads, 0, st>>>(io.kin, io.vin, io.kout, io.vout, ord,
+  kn.scatter<<<tile_grid(kn.scatter_grid), tuning::threads, 0, st>>>(io.kin, io.vin, io.kout, io.vout, ord,
                                                                           scattering);
   ctx.check_launch("sample scatter");
   // pack
@@ -176,12 +180,16 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp, int leve
   ctx.check_launch("sample root");
   const K* kin = p.keys_in;
   const P* vin = p.vals_in;
+  // Level L holds at most 256^(L-1) segments (only range buckets are
+  // refined), so at most n / tile + 256^(L-1) tiles.
+  std::size_t seg_bound = 1;
   for (int level = 1; level <= levels; ++level) {
     const bool to_kbuf = level % 2 == 1;
     const level_buffers<K, P> io{kin, vin, to_kbuf ? pl.kbuf : p.keys_out, to_kbuf ? pl.vbuf : p.vals_out};
-    const std::size_t segs = level == 1 ? 1 : pl.cap_segs;
-    const std::size_t tiles = level == 1 ? tiles_of(p.n) : pl.cap_tiles;
-    split_level(p, ord, pl, kn, level, segs, tiles, io);
+    const std::size_t segs = std::min(pl.cap_segs, seg_bound);
+    const std::size_t tiles = std::min(pl.cap_tiles, tiles_of(p.n) + (level == 1 ? 0 : segs));
+    split_level(p, ord, pl, kn, level, segs, tiles, tiles <= 2 * tiles_of(p.n), io);
+    if (seg_bound < pl.cap_segs) seg_bound *= tuning::splitters + 1;
     kin = io.kout;
     vin = io.vout;
   }
