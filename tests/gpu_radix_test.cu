@@ -310,6 +310,39 @@ TEST_F(GpuRadixMsdEdgesLarge, AboveLsdMaxKeys) {
   ASSERT_EQ(vin.download(), vref.download()) << n << " pairs in place: values differ from cub::DeviceRadixSort";
 }
 
+// 8-byte values travel through the local sort's split path as 16-bit slot
+// indices, parked in shared memory (msd_local.cuh): u64 keys with u64
+// values (value = index), out of place and in place, bit for bit against
+// CUB's stable pair sort of the same keys with u32 indices.
+class GpuRadixMsdWideValues : public t::gpu_test {};
+TEST_F(GpuRadixMsdWideValues, U64KeysU64Values) {
+  using K = std::uint64_t;
+  for (auto d : {t::h::dist::uniform, t::h::dist::few_unique, t::h::dist::zipf, t::h::dist::bits20})
+    for (std::size_t n : {std::size_t(6145), std::size_t(131075), (std::size_t(1) << 20) + 3, std::size_t(3000017)})
+      for (bool desc : {false, true})
+        for (bool in_place : {false, true}) {
+          const auto in = t::h::generate<K>(d, n, 9500 + n);
+          const auto opt = t::make_options(desc ? gpusort::order::descending : gpusort::order::ascending, 0, -1,
+                                           algorithm::radix_msd);
+          std::vector<std::uint32_t> idx(n);
+          std::iota(idx.begin(), idx.end(), 0u);
+          std::vector<std::uint64_t> idx64(idx.begin(), idx.end());
+          t::device_buffer<K> kin(in), kout(n), ref(n);
+          t::device_buffer<std::uint32_t> rvin(idx), rv(n);
+          t::device_buffer<std::uint64_t> vin(idx64), vout(n);
+          t::cub_sort_pairs(kin.data(), ref.data(), rvin.data(), rv.data(), n, desc, 0, 64);
+          if (in_place) gpusort::sort_pairs(kin.data(), kin.data(), vin.data(), vin.data(), n, opt);
+          else gpusort::sort_pairs(kin.data(), kout.data(), vin.data(), vout.data(), n, opt);
+          t::device_sync();
+          const std::string where = std::string(t::h::to_string(d)) + " n=" + std::to_string(n) +
+                                    (desc ? " descending" : " ascending") + (in_place ? " in place" : "");
+          ASSERT_TRUE(t::same_bits((in_place ? kin : kout).download(), ref.download())) << where << ": keys";
+          const auto got = (in_place ? vin : vout).download();
+          const auto want = rv.download();
+          for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], std::uint64_t(want[i])) << where << ": value " << i;
+        }
+}
+
 // Digits as the kernels extract them *on the device*: digit_map::of made in
 // device code (block_sort: radix_tile and onesweep's small path) and the
 // histogram's ordered() + from_ordered(). Glued together they must be the

@@ -4,7 +4,8 @@
 // (and onesweep's small, fused and full paths), keys and pairs, both orders;
 // U32Deep reaches sample sort's refinement levels and several quicksort
 // levels, U64Msd radix_msd's MSD levels (one, then two, before the local
-// sort) and its LSD mode; a partial bit range takes the (rank, index) path of comparison
+// sort) and its LSD mode, U64MsdWideValues its local sort with 8-byte
+// values; a partial bit range takes the (rank, index) path of comparison
 // sorts. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
 // (the sanitizers are slow: check what a change touched).
 #include "gpu_suite.hpp"
@@ -68,6 +69,15 @@ TEST_F(GpuSanitize, U64Msd) {
   // LSD mode (three varying digits): the persistent pass over one bucket
   if (selected(gpusort::algorithm::radix_msd))
     GPUSORT_CASE(smoke<std::uint64_t>(gpusort::algorithm::radix_msd, {300007}, gpusort::harness::dist::bits20));
+}
+
+// 8-byte values: the local sort's split path carries slot indices and parks
+// the values in shared memory.
+TEST_F(GpuSanitize, U64MsdWideValues) {
+  if (!selected(gpusort::algorithm::radix_msd)) return;
+  for (auto dir : gpusort_test::both_orders)
+    GPUSORT_CASE((gpusort_test::run_values<std::uint64_t, std::uint64_t>(
+        gpusort::algorithm::radix_msd, gpusort_test::sort_case{gpusort::harness::dist::uniform, 200003, dir, 0, -1, 55})));
 }
 
 }  // namespace

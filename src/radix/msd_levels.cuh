@@ -56,6 +56,7 @@ struct level_state {
   work_list<run> runs;
   int levels;
   std::size_t local;                // keys a local sort holds
+  std::size_t pack;                 // keys a run of several children holds
 };
 
 // The keys as the buffer ids of slot_plan name them.
@@ -68,15 +69,20 @@ template <class U> struct key_buffers {
   }
 };
 
-// Pieces of a copy run (many blocks share a big one).
-__device__ __forceinline__ void push_copy(const work_list<run>& runs, std::size_t begin, std::size_t size,
-                                          int buffer) {
+// Pieces of a copy run (many blocks share a big one), written from entry
+// `at` of the run list on; returns the entry after them.
+__device__ __forceinline__ std::size_t write_copy(const work_list<run>& runs, std::size_t at, std::size_t begin,
+                                                  std::size_t size, int buffer) {
   const std::size_t k = pieces(size);
-  const std::size_t at = runs.reserve(k);
   for (std::size_t i = 0; i < k; ++i) {
     const std::size_t from = i * copy_piece;
     runs[at + i] = run{begin + from, size - from < copy_piece ? size - from : copy_piece, 0, buffer};
   }
+  return at + k;
+}
+__device__ __forceinline__ void push_copy(const work_list<run>& runs, std::size_t begin, std::size_t size,
+                                          int buffer) {
+  write_copy(runs, runs.reserve(pieces(size)), begin, size, buffer);
 }
 
 // LSD mode's device side (msd.cuh): one bucket, the whole array, sorted
@@ -318,7 +324,10 @@ triage_kernel(level_state s, segment_list at, segment_list next, segment_list so
 }
 
 // One warp a bucket the level sorted: its children, filed by lane 0 from
-// their sizes staged in shared memory.
+// their sizes staged in shared memory. Lane 0 walks them twice: to count
+// the next level's buckets and the runs, then, with one atomic a list for
+// the bucket (not one a child, which serialised level 0's lone warp and
+// made every warp of level 1 contend for one counter), to write them.
 template <int BINS>
 __global__ void __launch_bounds__(256)
 file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
@@ -336,15 +345,23 @@ file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
     for (int c = lane; c < 256; c += 32) sizes[w][c] = std::size_t((c + 1 < 256 ? b[c + 1] : end) - b[c]);
     __syncwarp();
     if (lane == 0) {
+      const auto size_of = [&](int c) { return sizes[w][c]; };
+      const bool copy_needed = pl.dst != radix_onesweep::buf_out;
+      std::size_t bigs = 0, entries = 0;
       file_children(
-          begin, [&](int c) { return sizes[w][c]; }, pass, s.local, pl.dst != radix_onesweep::buf_out,
+          begin, size_of, pass, s.local, s.pack, copy_needed, [&](std::size_t, std::size_t) { ++bigs; },
+          [&](std::size_t, std::size_t, int) { ++entries; }, [&](std::size_t, std::size_t n) { entries += pieces(n); });
+      std::size_t big_at = bigs ? std::size_t(atomicAdd(&s.listed[level + 1], (unsigned long long)bigs)) : 0;
+      std::size_t run_at = entries ? s.runs.reserve(entries) : 0;
+      file_children(
+          begin, size_of, pass, s.local, s.pack, copy_needed,
           [&](std::size_t at, std::size_t n) {
-            const std::size_t i = std::size_t(atomicAdd(&s.listed[level + 1], 1ull));
-            next.begin[i] = at;
-            next.size[i] = n;
+            next.begin[big_at] = at;
+            next.size[big_at] = n;
+            ++big_at;
           },
-          [&](std::size_t at, std::size_t n, int passes) { s.runs.push(run{at, n, passes, pl.dst}); },
-          [&](std::size_t at, std::size_t n) { push_copy(s.runs, at, n, pl.dst); });
+          [&](std::size_t at, std::size_t n, int passes) { s.runs[run_at++] = run{at, n, passes, pl.dst}; },
+          [&](std::size_t at, std::size_t n) { run_at = write_copy(s.runs, run_at, at, n, pl.dst); });
     }
     __syncwarp();
   }

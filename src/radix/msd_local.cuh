@@ -1,6 +1,7 @@
 // radix_msd, the local sort (Stehle & Jacobsen 2017, section 4.3: once a
 // bucket fits on-chip, all its remaining digits are sorted there, in one
-// read and one write). One block a run (grid-stride over the run list):
+// read and one write). One block a run (grid-stride over the run list), in
+// a tile of tuning::local or, for runs of at most half that, local_short:
 //   copy   a run with no digit left (a sorted bucket, a bucket of equal
 //          keys) is copied to the output, unless it lies there already
 //   sort   otherwise the run is loaded warp-striped (pads rank last), the
@@ -120,13 +121,15 @@ __device__ __forceinline__ bool rank_pass(typename key_traits<K>::bits (&key)[C:
 // caller sorts the tile digit by digit, the pass already made
 // notwithstanding (stable by a digit the equal keys share, so their order
 // stays the input's).
-template <class T, class K, class P>
-__device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&key)[T::local::items],
-                                               P (&val)[T::local::items], const key_order<K>& ord, unsigned live,
-                                               unsigned valid, void* smem, typename key_traits<K>::bits* out,
-                                               P* vout) {
+// C: the tile's config; V: what travels with each key through the passes
+// (the value, or its slot's index); emit(at, v) stores the value of the key
+// placed at `at`.
+template <class T, class C, class K, class V, class Emit>
+__device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&key)[C::items], V (&val)[C::items],
+                                               const key_order<K>& ord, unsigned live, unsigned valid, void* smem,
+                                               typename key_traits<K>::bits* out, Emit emit) {
   using U = typename key_traits<K>::bits;
-  using C = typename T::local;
+  using P = V;
   constexpr unsigned most = 64;
   if (live == 0 || (live & (live - 1)) == 0) return false;  // one digit or none: one pass does it all
   const int top = 31 - __clz(live);
@@ -160,7 +163,7 @@ __device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&ke
   const U* s_keys = reinterpret_cast<const U*>(smem);
   const P* s_vals = reinterpret_cast<const P*>(reinterpret_cast<const std::uint8_t*>(smem) + C::keys_bytes);
   auto prefix = [&](unsigned p) { return (d_top(s_keys[p]) << 8) | d_second(s_keys[p]); };
-  for (unsigned p = threadIdx.x; p < valid; p += T::local_threads) {
+  for (unsigned p = threadIdx.x; p < valid; p += C::threads) {
     const U k = s_keys[p];
     const unsigned mine = (d_top(k) << 8) | d_second(k);
     unsigned first = p, last = p + 1;
@@ -176,62 +179,124 @@ __device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&ke
       }
     }
     out[at] = k;
-    if constexpr (!is_no_value<P>) vout[at] = s_vals[p];
+    if constexpr (!is_no_value<P>) emit(at, s_vals[p]);
   }
   __syncthreads();  // shared memory is read: the next run may rank
   return true;
+}
+
+// Wide values (8 bytes or more) do not travel through the split path's two
+// passes: each is stored once in shared memory at its slot, the passes carry
+// the slot's 16-bit index, and the placement reads the value by it. The
+// exchanges then move 10 bytes a pair instead of 16 or more, and the values
+// leave the registers. Shared memory: the ranker or the exchange of keys and
+// indices, then the values. C: the tile's config.
+template <class C, class U, class P> struct split_values {
+  using index = std::uint16_t;
+  static_assert(C::tile <= 65536, "slot indices fit 16 bits");
+  static constexpr bool by_index = !is_no_value<P> && sizeof(P) >= 8;
+  using carried = radix::block_sort_config<C::threads, C::items, C::radix_bits, U, index>;
+  static constexpr std::size_t values_at = align16(carried::shared_bytes);
+  static constexpr std::size_t shared_bytes =
+      !by_index ? C::shared_bytes
+                : (values_at + C::tile * sizeof(P) > C::shared_bytes ? values_at + C::tile * sizeof(P)
+                                                                     : C::shared_bytes);
+};
+
+// The local kernel's shared memory: the larger of its two tiles' needs.
+template <class T, class U, class P> constexpr std::size_t local_shared_bytes() {
+  const std::size_t full = split_values<typename T::local, U, P>::shared_bytes;
+  const std::size_t half = split_values<typename T::local_short, U, P>::shared_bytes;
+  return full > half ? full : half;
+}
+
+// Sorts one run of at most C::tile keys with digits left (r.passes > 0)
+// into the output.
+template <class T, class C, class K, class P>
+__device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K>::bits>& keys,
+                                         const value_buffers<P>& vals, const run& r, const key_order<K>& ord,
+                                         void* smem) {
+  using U = typename key_traits<K>::bits;
+  using SV = split_values<C, U, P>;
+  constexpr int I = C::items;
+  constexpr bool pairs = !is_no_value<P>;
+  const U pad = radix::pad_bits(ord);
+  const radix::digit_map<K> whole = radix::digit_map<K>::of(ord, T::radix_bits, 0);
+  const U* src = keys.of(r.buffer);
+  const P* vsrc = pairs ? vals.of(r.buffer) : nullptr;
+  const unsigned valid = unsigned(r.size);
+  const U* from = src + r.begin;
+  U key[I];
+  P val[I];
+  const U ref = whole.ordered(from[0]);
+  unsigned long long mine = 0;
+  block::for_striped<false, I>(int(valid), [&](int i, unsigned slot, bool live) {
+    key[i] = live ? from[slot] : pad;
+    if (live) mine |= static_cast<unsigned long long>(whole.ordered(key[i]) ^ ref);
+    if constexpr (pairs)
+      if (live) val[i] = vsrc[r.begin + slot];
+  });
+  const U differ = U(block_or<C::threads>(mine));
+  unsigned live = 0;
+  for (int p = 0; p < r.passes; ++p)
+    if (radix::digit_map<K>::of(ord, T::radix_bits, p).from_ordered(differ)) live |= 1u << p;
+  U* kout = keys.out + r.begin;
+  if constexpr (SV::by_index) {
+    P* parked = reinterpret_cast<P*>(reinterpret_cast<std::uint8_t*>(smem) + SV::values_at);
+    P* vout = vals.out + r.begin;
+    typename SV::index idx[I];
+#pragma unroll
+    for (int i = 0; i < I; ++i) {  // outside the ranker's storage and the exchange
+      const unsigned slot = C::ranker::slot(i);
+      parked[slot] = val[i];
+      idx[i] = typename SV::index(slot);
+    }
+    if (split_and_sort<T, typename SV::carried, K>(key, idx, ord, live, valid, smem, kout,
+                                                    [&](unsigned at, typename SV::index v) { vout[at] = parked[v]; }))
+      return;
+    // the LSD passes below carry the values themselves (keys moved with their indices so far)
+#pragma unroll
+    for (int i = 0; i < I; ++i) val[i] = parked[idx[i]];
+    __syncthreads();  // the exchange below overwrites the parked values
+  } else {
+    P* vout = pairs ? vals.out + r.begin : nullptr;
+    if (split_and_sort<T, C, K>(key, val, ord, live, valid, smem, kout, [&](unsigned at, const P& v) {
+          if constexpr (pairs) vout[at] = v;
+        }))
+      return;
+  }
+  radix::sort_tile<C, K>(key, val, ord, r.passes, smem, live);  // ends with a barrier
+#pragma unroll
+  for (int i = 0; i < I; ++i) {
+    const unsigned slot = C::ranker::slot(i);
+    if (slot < valid) {
+      kout[slot] = key[i];
+      if constexpr (pairs) vals.out[r.begin + slot] = val[i];
+    }
+  }
 }
 
 template <class T, class K, class P>
 __global__ void __launch_bounds__(T::local_threads)
 local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> vals, work_list<run> runs,
              key_order<K> ord) {
-  using U = typename key_traits<K>::bits;
-  using C = typename T::local;
-  constexpr int I = C::items;
   constexpr bool pairs = !is_no_value<P>;
   extern __shared__ uint4 smem[];
-  const U pad = radix::pad_bits(ord);
-  const radix::digit_map<K> whole = radix::digit_map<K>::of(ord, T::radix_bits, 0);
   runs.for_each_block([&](std::size_t, const run& r) {
-    const U* src = keys.of(r.buffer);
-    const P* vsrc = pairs ? vals.of(r.buffer) : nullptr;
     if (r.passes == 0) {  // copy (keys and values can lie apart: in-place values of an out-of-place call)
+      const auto* src = keys.of(r.buffer);
       if (src != keys.out)
         for (std::size_t i = threadIdx.x; i < r.size; i += T::local_threads) keys.out[r.begin + i] = src[r.begin + i];
-      if constexpr (pairs)
+      if constexpr (pairs) {
+        const P* vsrc = vals.of(r.buffer);
         if (vsrc != vals.out)
           for (std::size_t i = threadIdx.x; i < r.size; i += T::local_threads) vals.out[r.begin + i] = vsrc[r.begin + i];
-      return;
-    }
-    const unsigned valid = unsigned(r.size);
-    const U* from = src + r.begin;
-    U key[I];
-    P val[I];
-    const U ref = whole.ordered(from[0]);
-    unsigned long long mine = 0;
-    block::for_striped<false, I>(int(valid), [&](int i, unsigned slot, bool live) {
-      key[i] = live ? from[slot] : pad;
-      if (live) mine |= static_cast<unsigned long long>(whole.ordered(key[i]) ^ ref);
-      if constexpr (pairs)
-        if (live) val[i] = vsrc[r.begin + slot];
-    });
-    const U differ = U(block_or<T::local_threads>(mine));
-    unsigned live = 0;
-    for (int p = 0; p < r.passes; ++p)
-      if (radix::digit_map<K>::of(ord, T::radix_bits, p).from_ordered(differ)) live |= 1u << p;
-    if (split_and_sort<T, K, P>(key, val, ord, live, valid, smem, keys.out + r.begin,
-                                pairs ? vals.out + r.begin : nullptr))
-      return;
-    radix::sort_tile<C, K>(key, val, ord, r.passes, smem, live);  // ends with a barrier
-#pragma unroll
-    for (int i = 0; i < I; ++i) {
-      const unsigned slot = C::ranker::slot(i);
-      if (slot < valid) {
-        keys.out[r.begin + slot] = key[i];
-        if constexpr (pairs) vals.out[r.begin + slot] = val[i];
       }
+      return;
     }
+    // block-uniform: a run of at most half the tile ranks half the slots
+    if (r.size <= std::size_t(T::local_short::tile)) sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, smem);
+    else sort_run<T, typename T::local, K, P>(keys, vals, r, ord, smem);
   });
 }
 

@@ -6,7 +6,8 @@
 //           remaining digits). 512 threads; the tile is what two blocks an
 //           SM hold with their values: 6144 keys of 8 bytes (48 KB, 96 KB
 //           with 8-byte values), so that after two MSD passes the buckets of
-//           2^28 uniform keys (4096 +- 64 keys each) all fit one block.
+//           2^28 uniform keys (4096 +- 64 keys each) all fit one block;
+//           runs of up to half that (local_short) take half the tile.
 #pragma once
 
 #include <gpusort/detail/core/payload.cuh>
@@ -28,6 +29,15 @@ template <class U, class P> struct tuning {
   static constexpr int local_items = element <= 8 ? 12 : element <= 16 ? 12 : 6;
   using local = radix::block_sort_config<local_threads, local_items, radix_bits, U, P>;
   static constexpr std::size_t local_keys = std::size_t(local::tile);
+  // Runs of several children hold at most pack_keys, and runs that small
+  // take a tile of half the items (every pass ranks all slots of a tile).
+  // A run of several children must sort by its parent's digit too: with the
+  // parent's digit on top, the split path's 16-bit prefixes group about
+  // run / (children x 256) keys each, and each key counts its group (for
+  // 2^27 uniform u64 pairs, runs of three children of ~2048: groups of ~7).
+  // A child alone is ordered by its own two top digits: groups of ~1.
+  using local_short = radix::block_sort_config<local_threads, local_items / 2, radix_bits, U, P>;
+  static constexpr std::size_t pack_keys = std::size_t(local_short::tile);
 
   // The plan's choice between the MSD levels and plain LSD passes (the
   // same pass kernel over one bucket, the whole array), from the first
