@@ -204,12 +204,13 @@ TEST(RadixMsdPlan, LevelsPingPongAndLeaveTheInput) {
 }
 
 // Filing: children in digit order tile the bucket; big ones are exactly
-// those over `local`; runs fit `local`, runs of several children fit
-// `pack`, runs are maximal (the next small child would not fit) and sort
-// the parent's digit only when they hold more than one child; a sorted bucket (pass 0) is one copy, or nothing in the output.
+// those over `local`; runs fit `local`, children over `alone` are runs
+// alone, the others are packed into maximal runs (the next small child
+// would not fit), which sort the parent's digit only when they hold more
+// than one child; a sorted bucket (pass 0) is one copy, or nothing in the output.
 TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
   std::mt19937_64 rng(5);
-  const std::size_t local = 100, pack = 50;
+  const std::size_t local = 100, alone = 50;
   for (int trial = 0; trial < 3000; ++trial) {
     std::size_t sizes[256];
     const int shape = trial % 4;
@@ -223,8 +224,9 @@ TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
     std::vector<std::pair<std::size_t, std::size_t>> covered;
     std::size_t bigs = 0, runs = 0, copies = 0;
     std::size_t prev_run_end = 0, prev_run_keys = 0;
+    bool prev_lone = false;
     md::file_children(
-        first, [&](int c) { return sizes[c]; }, pass, local, pack, copy_needed,
+        first, [&](int c) { return sizes[c]; }, pass, local, alone, copy_needed,
         [&](std::size_t at, std::size_t n) {
           ASSERT_GT(n, local);
           covered.push_back({at, n});
@@ -233,14 +235,13 @@ TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
         [&](std::size_t at, std::size_t n, int passes) {
           ASSERT_LE(n, local);
           ASSERT_TRUE(passes == pass || passes == pass + 1);
-          if (passes == pass + 1) {
-            ASSERT_LE(n, pack);  // several children
-          }
+          const bool lone = passes == pass && n > alone;  // a child alone
           // maximal: a run that follows another with no big child between
           // them could not have been merged into it
-          if (runs && prev_run_end == at) {
-            ASSERT_GT(prev_run_keys + n, pack);
+          if (runs && prev_run_end == at && !lone && !prev_lone) {
+            ASSERT_GT(prev_run_keys + n, local);
           }
+          prev_lone = lone;
           covered.push_back({at, n});
           prev_run_end = at + n;
           prev_run_keys = n;
@@ -269,12 +270,12 @@ TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
 }
 
 TEST(RadixMsdPlan, BoundsHoldTheLists) {
-  const md::bounds b(std::size_t(1) << 28, 6144, 3072, 8);
+  const md::bounds b(std::size_t(1) << 28, 6144, 1536, 8);
   EXPECT_EQ(b.buckets, (std::size_t(1) << 28) / 6145);
   EXPECT_EQ(b.at_level(0), 1u);
   EXPECT_EQ(b.at_level(1), 256u);
   EXPECT_EQ(b.at_level(2), b.buckets);
-  EXPECT_GE(b.runs, 3 * (std::size_t(1) << 28) / 3072);
+  EXPECT_GE(b.runs, (std::size_t(1) << 28) / 1536 + 2 * (std::size_t(1) << 28) / 6144);
   EXPECT_EQ(md::pieces(0), 0u);
   EXPECT_EQ(md::pieces(md::copy_piece), 1u);
   EXPECT_EQ(md::pieces(md::copy_piece + 1), 2u);

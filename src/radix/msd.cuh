@@ -85,7 +85,7 @@ template <class K, class P> struct buffers {
 
   buffers(temp_layout& t, const sort_problem<K, P>& p) {
     levels = radix::pass_count(p.ord, T::radix_bits);
-    bound = bounds(p.n, T::local_keys, T::pack_keys, levels);
+    bound = bounds(p.n, T::local_keys, T::alone_keys, levels);
     if (p.n <= T::local_keys) {
       counters = t.take<queue_counter>(1);
       runs = t.take<run>(1);
@@ -186,7 +186,7 @@ struct family {
       ctx.check_launch("radix msd first histogram");
     }
     level_state s{b.plan, b.first_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
-                  b.levels, T::local_keys, T::pack_keys};
+                  b.levels, T::local_keys, T::alone_keys};
     const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
     const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_list.list, b.lsd_count, b.lsd_allowed, in_place};
     plan_kernel<T><<<1, T::bins, 0, p.stream>>>(s, b.lists[0].list, p.n, b.plan, lsd);

@@ -56,7 +56,7 @@ struct level_state {
   work_list<run> runs;
   int levels;
   std::size_t local;                // keys a local sort holds
-  std::size_t pack;                 // keys a run of several children holds
+  std::size_t alone;                // children of more keys are runs alone
 };
 
 // The keys as the buffer ids of slot_plan name them.
@@ -349,12 +349,12 @@ file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
       const bool copy_needed = pl.dst != radix_onesweep::buf_out;
       std::size_t bigs = 0, entries = 0;
       file_children(
-          begin, size_of, pass, s.local, s.pack, copy_needed, [&](std::size_t, std::size_t) { ++bigs; },
+          begin, size_of, pass, s.local, s.alone, copy_needed, [&](std::size_t, std::size_t) { ++bigs; },
           [&](std::size_t, std::size_t, int) { ++entries; }, [&](std::size_t, std::size_t n) { entries += pieces(n); });
       std::size_t big_at = bigs ? std::size_t(atomicAdd(&s.listed[level + 1], (unsigned long long)bigs)) : 0;
       std::size_t run_at = entries ? s.runs.reserve(entries) : 0;
       file_children(
-          begin, size_of, pass, s.local, s.pack, copy_needed,
+          begin, size_of, pass, s.local, s.alone, copy_needed,
           [&](std::size_t at, std::size_t n) {
             next.begin[big_at] = at;
             next.size[big_at] = n;

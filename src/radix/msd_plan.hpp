@@ -65,12 +65,12 @@ GPUSORT_HD int buffer_before(const slot_plan* plan, int j) {
 // Files the children of one bucket that a level with digit pass `pass`
 // sorted into `buffer`: child c holds size(c) keys from first + the sizes
 // before it. big(begin, size): a child for the next level (pass > 0);
-// local(begin, size, passes): a run to local-sort, a child of at most
-// `local` keys alone or adjacent children of at most `pack` keys together;
-// copy(begin, size): a sorted range that must reach the output
-// (copy_needed: buffer != output).
+// local(begin, size, passes): a run to local-sort, a child of more than
+// `alone` keys (and at most `local`) alone, or adjacent children of at most
+// `alone` keys together, up to `local` keys; copy(begin, size): a sorted
+// range that must reach the output (copy_needed: buffer != output).
 template <class Size, class Big, class Local, class Copy>
-GPUSORT_HD void file_children(std::size_t first, Size size, int pass, std::size_t local, std::size_t pack,
+GPUSORT_HD void file_children(std::size_t first, Size size, int pass, std::size_t local, std::size_t alone,
                               bool copy_needed, Big big, Local loc, Copy copy) {
   if (pass == 0) {  // the bucket is sorted
     std::size_t total = 0;
@@ -91,11 +91,11 @@ GPUSORT_HD void file_children(std::size_t first, Size size, int pass, std::size_
     if (s > local) {
       close();
       big(at, s);
-    } else if (s > pack) {
+    } else if (s > alone) {
       close();
       loc(at, s, pass);
     } else {
-      if (run_keys + s > pack) close();
+      if (run_keys + s > local) close();
       if (run_keys == 0) run_at = at;
       run_keys += s;
       ++run_children;
@@ -115,15 +115,15 @@ struct bounds {
   std::size_t runs = 1;     // runs of the whole sort
 
   bounds() = default;
-  bounds(std::size_t n, std::size_t local, std::size_t pack, int levels) {
+  bounds(std::size_t n, std::size_t local, std::size_t alone, int levels) {
     buckets = n / (local + 1) > 1 ? n / (local + 1) : 1;
-    // A bucket's runs: children alone of more than `pack` keys (at most
-    // keys / pack), runs closed because the next child would not fit (two
-    // in a row hold more than `pack` keys: at most 2 x keys / pack + 1 over
-    // the sort), one before each big child and one at its end; dead buckets
-    // and sorted ones are copies, in pieces.
-    const std::size_t per = pack ? pack : 1;
-    runs = 3 * (n / per) + 1 + std::size_t(levels) * 4 * buckets + n / copy_piece + 2 * buckets + 4;
+    // A bucket's runs: children alone of more than `alone` keys (at most
+    // keys / alone over the sort), runs closed because the next child would
+    // not fit (two in a row hold more than `local` keys: at most 2 x keys /
+    // local + 1), one before each big or lone child and one at its end;
+    // dead buckets and sorted ones are copies, in pieces.
+    runs = n / (alone ? alone : 1) + 2 * (n / (local ? local : 1)) + 1 + std::size_t(levels) * 4 * buckets +
+           n / copy_piece + 2 * buckets + 4;
   }
   // Buckets level j can hold: 256^j, and no more than `buckets`.
   std::size_t at_level(int j) const {

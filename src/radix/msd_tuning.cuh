@@ -29,15 +29,17 @@ template <class U, class P> struct tuning {
   static constexpr int local_items = element <= 8 ? 12 : element <= 16 ? 12 : 6;
   using local = radix::block_sort_config<local_threads, local_items, radix_bits, U, P>;
   static constexpr std::size_t local_keys = std::size_t(local::tile);
-  // Runs of several children hold at most pack_keys, and runs that small
-  // take a tile of half the items (every pass ranks all slots of a tile).
-  // A run of several children must sort by its parent's digit too: with the
-  // parent's digit on top, the split path's 16-bit prefixes group about
-  // run / (children x 256) keys each, and each key counts its group (for
-  // 2^27 uniform u64 pairs, runs of three children of ~2048: groups of ~7).
-  // A child alone is ordered by its own two top digits: groups of ~1.
+  // Runs of at most half the tile take a tile of half the items (every
+  // pass ranks all slots of a tile, pads included). Children of more than
+  // alone_keys are runs alone: a run of several children must sort by its
+  // parent's digit too, and with that digit on top the split path's 16-bit
+  // prefixes group about child / 256 keys each, every key counting its
+  // group (2^27 uniform u64 pairs: children of ~2048, three a run, groups
+  // of ~7). A child alone is ordered by its own two top digits (groups of
+  // ~1) in at most 2 slots a key of the short tile. Smaller children are
+  // packed into runs of up to the tile, as before (2^30 pairs: ~64 each).
   using local_short = radix::block_sort_config<local_threads, local_items / 2, radix_bits, U, P>;
-  static constexpr std::size_t pack_keys = std::size_t(local_short::tile);
+  static constexpr std::size_t alone_keys = std::size_t(local_short::tile) / 2;
 
   // The plan's choice between the MSD levels and plain LSD passes (the
   // same pass kernel over one bucket, the whole array), from the first
