@@ -129,7 +129,6 @@ __device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&ke
                                                const key_order<K>& ord, unsigned live, unsigned valid, void* smem,
                                                typename key_traits<K>::bits* out, Emit emit) {
   using U = typename key_traits<K>::bits;
-  using P = V;
   constexpr unsigned most = 64;
   if (live == 0 || (live & (live - 1)) == 0) return false;  // one digit or none: one pass does it all
   const int top = 31 - __clz(live);
@@ -138,7 +137,7 @@ __device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&ke
   const auto d_second = radix::digit_map<K>::of(ord, T::radix_bits, second);
   const U pad = radix::pad_bits(ord);
   const unsigned pads = unsigned(C::tile) - valid;  // pads rank last in every digit
-  const bool big_second = rank_pass<C, K, P>(key, val, d_second, d_second(pad), pads, most, false, smem);
+  const bool big_second = rank_pass<C, K, V>(key, val, d_second, d_second(pad), pads, most, false, smem);
   // block-uniform: big_second is every thread's __syncthreads_or
   if (big_second) {
     // the top digit must bound the groups: check it before keeping the tile in shared memory
@@ -158,10 +157,10 @@ __device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&ke
     }
     if (big_top) return false;
   }
-  rank_pass<C, K, P>(key, val, d_top, d_top(pad), pads, most, true, smem);
+  rank_pass<C, K, V>(key, val, d_top, d_top(pad), pads, most, true, smem);
   // place each key of the prefix-ordered tile by its rank in its group
   const U* s_keys = reinterpret_cast<const U*>(smem);
-  const P* s_vals = reinterpret_cast<const P*>(reinterpret_cast<const std::uint8_t*>(smem) + C::keys_bytes);
+  const V* s_vals = reinterpret_cast<const V*>(reinterpret_cast<const std::uint8_t*>(smem) + C::keys_bytes);
   auto prefix = [&](unsigned p) { return (d_top(s_keys[p]) << 8) | d_second(s_keys[p]); };
   for (unsigned p = threadIdx.x; p < valid; p += C::threads) {
     const U k = s_keys[p];
@@ -179,7 +178,7 @@ __device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&ke
       }
     }
     out[at] = k;
-    if constexpr (!is_no_value<P>) emit(at, s_vals[p]);
+    if constexpr (!is_no_value<V>) emit(at, s_vals[p]);
   }
   __syncthreads();  // shared memory is read: the next run may rank
   return true;
