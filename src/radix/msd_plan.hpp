@@ -118,11 +118,12 @@ struct bounds {
   bounds(std::size_t n, std::size_t local, std::size_t alone, int levels) {
     buckets = n / (local + 1) > 1 ? n / (local + 1) : 1;
     // A bucket's runs: children alone of more than `alone` keys (at most
-    // keys / alone over the sort), runs closed because the next child would
-    // not fit (two in a row hold more than `local` keys: at most 2 x keys /
-    // local + 1), one before each big or lone child and one at its end;
+    // keys / alone over the sort, every key being in one run), one packed
+    // run closed before each of them, runs closed because the next child
+    // would not fit (two in a row hold more than `local` keys: at most
+    // 2 x keys / local + 1), one before each big child and one at its end;
     // dead buckets and sorted ones are copies, in pieces.
-    runs = n / (alone ? alone : 1) + 2 * (n / (local ? local : 1)) + 1 + std::size_t(levels) * 4 * buckets +
+    runs = 2 * (n / (alone ? alone : 1)) + 2 * (n / (local ? local : 1)) + 1 + std::size_t(levels) * 4 * buckets +
            n / copy_piece + 2 * buckets + 4;
   }
   // Buckets level j can hold: 256^j, and no more than `buckets`.
