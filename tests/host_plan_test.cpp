@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -98,6 +100,44 @@ template <class K> void check_corank(dist d, gpusort::order dir, int begin_bit, 
   for (std::size_t rank = 0; rank <= merged.size(); ++rank) {
     ASSERT_EQ(corank(views, rank, ord), want) << "rank " << rank << " of " << merged.size();
     if (rank < merged.size()) ++want[merged[rank].first];
+  }
+}
+
+// Runs in blocks (dealt runs): equal items are taken by block row, then
+// run, then position; the oracle sorts every item by (rank, row, run, index).
+template <class K> void check_corank_rows(dist d, std::size_t block) {
+  const gpusort::detail::key_order<K> ord(false, 0, int(sizeof(K) * 8));
+  const std::size_t lengths[] = {1000, 1, 777, 1000, 313, 64};
+  std::vector<std::vector<K>> runs;
+  std::vector<host_run<K>> views;
+  for (std::size_t r = 0; r < std::size(lengths); ++r) {
+    runs.push_back(h::generate<K>(d, lengths[r], 31 + r));
+    std::sort(runs[r].begin(), runs[r].end(), [&](K a, K b) { return ord.key_rank(a) < ord.key_rank(b); });
+  }
+  for (const auto& r : runs) views.push_back({r.data(), r.size(), block, block});
+  struct item {
+    typename gpusort::detail::key_traits<K>::bits rank;
+    std::size_t row, run, index;
+  };
+  std::vector<item> all;
+  for (std::size_t r = 0; r < runs.size(); ++r)
+    for (std::size_t i = 0; i < runs[r].size(); ++i) all.push_back({ord.key_rank(runs[r][i]), i / block, r, i});
+  std::sort(all.begin(), all.end(), [](const item& a, const item& b) {
+    return std::tie(a.rank, a.row, a.run, a.index) < std::tie(b.rank, b.row, b.run, b.index);
+  });
+  std::vector<std::size_t> want(runs.size(), 0);
+  for (std::size_t rank = 0; rank <= all.size(); ++rank) {
+    ASSERT_EQ(corank(views, rank, ord), want) << "rank " << rank << " block " << block;
+    if (rank < all.size()) ++want[all[rank].run];
+  }
+}
+
+TEST(HostCorank, BlockedRunsTakeEqualKeysByRow) {
+  for (std::size_t block : {std::size_t(1), std::size_t(7), std::size_t(64), std::size_t(5000)}) {
+    check_corank_rows<std::uint32_t>(dist::equal, block);
+    check_corank_rows<std::uint32_t>(dist::few_unique, block);
+    check_corank_rows<std::int64_t>(dist::zipf, block);
+    check_corank_rows<std::uint8_t>(dist::uniform, block);
   }
 }
 
@@ -190,15 +230,17 @@ TEST(HostRunLayout, RunsCoverTheArrayOnce) {
 // The out-of-core merge of dealt runs, simulated on real keys as
 // out_of_core.cpp runs it: every run sorted in its blocks, the pieces' cuts
 // from corank over block-strided views, the blocks read by piece q + 1
-// released before piece q is placed. Uniform keys then find every home free,
-// and the output is the sorted input.
+// released before piece q is placed. Uniform, all-equal and few-unique keys
+// then find every home free (equal keys are read by block row), and the
+// output is the sorted input.
 TEST(HostRunLayout, DealtMergeWritesHome) {
   using K = std::uint64_t;
   const std::size_t n = (std::size_t(1) << 18) + 777, slot = std::size_t(1) << 14,
                     block = std::size_t(1) << 9;  // 32 blocks a slot: at least the 17 runs, as plan_out_of_core chooses
   const gpusort::detail::key_order<K> ord(false, 0, 64);
-  for (bool dealt : {true, false}) {
-    auto data = h::generate<K>(dist::uniform, n, 21);
+  for (auto [d, dealt] : {std::pair{dist::uniform, true}, std::pair{dist::uniform, false},
+                          std::pair{dist::equal, true}, std::pair{dist::few_unique, true}}) {
+    auto data = h::generate<K>(d, n, 21);
     const run_layout lay(n, slot, block, dealt);
     std::vector<host_run<K>> runs;
     for (std::size_t r = 0; r < lay.runs(); ++r) {
@@ -232,7 +274,7 @@ TEST(HostRunLayout, DealtMergeWritesHome) {
       if (q > 0) place(q - 1);
     }
     place(pieces - 1);
-    auto want = h::generate<K>(dist::uniform, n, 21);
+    auto want = h::generate<K>(d, n, 21);
     std::sort(want.begin(), want.end());
     std::vector<K> got(merged);
     std::sort(got.begin(), got.end());
@@ -240,8 +282,9 @@ TEST(HostRunLayout, DealtMergeWritesHome) {
     for (std::size_t q = 1; q < pieces; ++q)  // each piece's items come after the previous piece's
       ASSERT_LE(*std::max_element(merged.begin() + (q - 1) * slot, merged.begin() + q * slot),
                 *std::min_element(merged.begin() + q * slot, merged.begin() + std::min((q + 1) * slot, n)));
-    if (dealt) EXPECT_EQ(ledger.displaced(), 0u) << "dealt runs: every output block finds its home free";
-    else EXPECT_GT(ledger.displaced(), full / 2) << "contiguous runs: most blocks land away from home";
+    const std::string what = std::string(h::to_string(d)) + (dealt ? ", dealt" : ", contiguous");
+    if (dealt) EXPECT_EQ(ledger.displaced(), 0u) << what << ": every output block finds its home free";
+    else EXPECT_GT(ledger.displaced(), full / 2) << what << ": most blocks land away from home";
   }
 }
 
