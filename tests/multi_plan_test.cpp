@@ -313,6 +313,7 @@ TEST(MultiExchangePlan, ShareStart) {
   EXPECT_EQ(mp::share_start(t, 0, 1, 0), 3u);
   EXPECT_EQ(mp::share_start(t, 0, 1, 1), 6u);
   EXPECT_EQ(mp::share_start(t, 1, 1, 1), 5u + 6u + 7u);
+  EXPECT_EQ(mp::share_starts(t, 0), (std::vector<std::size_t>{0, 1, 3, 6, 10}));  // the part's end last
   EXPECT_EQ(t.capacity(1), 99u);
 }
 

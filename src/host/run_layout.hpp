@@ -33,8 +33,6 @@ class run_layout {
         dealt_(dealt) {}
 
   std::size_t runs() const { return R_; }
-  std::size_t block() const { return B_; }
-  bool dealt() const { return dealt_; }
 
   // Items in run r.
   std::size_t length(std::size_t r) const {

@@ -57,12 +57,16 @@ inline std::size_t align_items(std::size_t key_size, std::size_t val_size) {
   const std::size_t w = val_size && val_size < key_size ? val_size : key_size;
   return w >= 16 ? 1 : 16 / w;
 }
-// Where share (dst, round j) of rank q starts in q's part: shares lie in the
-// order dst k + j.
-inline std::size_t share_start(const traffic& t, int q, int dst, int j) {
-  std::size_t s = 0;
-  for (int u = 0; u < dst * t.k + j; ++u) s += t.sends(q, u / t.k, u % t.k);
+// Where each share of rank q starts in q's part: shares lie in the order
+// dst k + j, so entry dst k + j is share (dst, round j)'s first item and
+// entry p k the part's end.
+inline std::vector<std::size_t> share_starts(const traffic& t, int q) {
+  std::vector<std::size_t> s(std::size_t(t.p * t.k) + 1, 0);
+  for (int u = 0; u < t.p * t.k; ++u) s[std::size_t(u) + 1] = s[std::size_t(u)] + t.sends(q, u / t.k, u % t.k);
   return s;
+}
+inline std::size_t share_start(const traffic& t, int q, int dst, int j) {
+  return share_starts(t, q)[std::size_t(dst * t.k + j)];
 }
 // Rank r's plan for round j, A = align_items(...); every rank computes its
 // own from the same traffic, and the sender's lead for q equals q's lead_in.

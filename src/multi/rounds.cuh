@@ -134,8 +134,7 @@ void exchange_rounds(const shard_call<C>& c, const shard_layout<C>& L, const tra
   const int p = t.p, k = t.k, r = c.tx->rank();
   const std::size_t vs = c.val_size;
   cudaStream_t st = c.stream;
-  std::vector<std::size_t> from(std::size_t(p * k) + 1, 0);  // share u's first key in part
-  for (int u = 0; u < p * k; ++u) from[std::size_t(u) + 1] = from[std::size_t(u)] + t.sends(r, u / k, u % k);
+  const std::vector<std::size_t> from = share_starts(t, r);  // share u's first key in part
   const std::size_t A = align_items(sizeof(C), vs);
   const std::vector<std::size_t> region = round_starts(r, A, t);  // round j's part of recv
   C* const out_k = c.keys_out;
