@@ -436,7 +436,7 @@ TYPED_TEST(GpuRadixDigits, DeviceDigitsGlueToRank) { test_device_digits<TypePara
 // run portion by portion.
 class GpuRadixOnesweepPortions : public t::gpu_test {};
 TEST_F(GpuRadixOnesweepPortions, SkippingOverTwoPortions) {
-  const std::size_t n = (std::size_t(1) << 28) + 70001;
+  const std::size_t n = (std::size_t(1) << 30) + 70001;
   const auto in = masked_keys<std::uint32_t>(n, 0xFF00ull, 0x12345678ull, 99);
   run_input<std::uint32_t>(algorithm::radix_onesweep, in, gpusort::order::ascending, 0, -1, true, true,
                            describe<std::uint32_t>("portions", n, gpusort::order::ascending, true, true));

@@ -57,9 +57,14 @@ template <class T> class device_buffer {
     if (n_) GPUSORT_CUDA(cudaMemcpy(host.data(), p_, bytes(), cudaMemcpyDeviceToHost));
     return host;
   }
-  // Fills every byte, e.g. to poison an output before a sort.
+  // Fills every byte, e.g. to poison an output before a sort. cudaMemset
+  // runs on the legacy default stream and may return before it is done; a
+  // non-blocking stream does not wait for it (the graph suite's replays
+  // raced it: merge_bottom_up, whose passes ping-pong through the output,
+  // lost keys to a late poison). So it is finished before it returns.
   void fill_bytes(int byte) {
     GPUSORT_CUDA(cudaMemset(p_, byte, (n_ ? n_ : 1) * sizeof(T)));
+    GPUSORT_CUDA(cudaStreamSynchronize(nullptr));
   }
 
  private:

@@ -176,11 +176,10 @@ struct family {
     digits.passes = b.levels;
     for (int i = 0; i < b.levels; ++i) digits.pass[i] = radix::digit_map<K>::of(p.ord, T::radix_bits, i);
     {
-      // onesweep's grid: its resident blocks once per portion (2^28 u64
-      // keys: 2 portions, 4224 blocks; half that took 0.07 ms longer)
+      // onesweep's grid: its resident blocks once per hist_wave keys
       const std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
-      const std::size_t portions = (p.n + T::pass::portion - 1) / T::pass::portion;
-      const unsigned grid = grid_for(p.n, per_block, std::size_t(sms) * T::hist_blocks_per_sm * portions);
+      const std::size_t waves = (p.n + T::pass::hist_wave - 1) / T::pass::hist_wave;
+      const unsigned grid = grid_for(p.n, per_block, std::size_t(sms) * T::hist_blocks_per_sm * waves);
       radix_onesweep::histogram_kernel<typename T::pass, K><<<dim3(grid, 1), T::hist_threads, 0, p.stream>>>(
           p.keys_in, p.n, p.n, digits, b.first_hist);
       ctx.check_launch("radix msd first histogram");

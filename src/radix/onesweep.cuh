@@ -11,7 +11,7 @@
 //                      2. histogram of every pass in one read + scan + plan
 //                         (one launch for n <= fused_max, else two)
 //                      3. one launch per pass and portion (onesweep_pass.cuh)
-// Portions of at most 2^28 keys (as few as that allows, of equal size) keep
+// Portions of less than 2^30 keys (as few as that allows, of equal size) keep
 // look-back counts in 30 bits; positions are 64-bit, so any n works.
 // Passes whose digit is constant are skipped on
 // the device (onesweep_histogram.cuh), and buffers ping-pong so that the
@@ -35,7 +35,7 @@
 
 namespace gpusort::detail::radix_onesweep {
 
-// Portions: as few as the 2^28-key cap allows (T::portion), of equal sizes in
+// Portions: as few as the 2^30-key cap allows (T::portion), of equal sizes in
 // whole tiles; the last one takes the rest (never empty: with m tiles a cap,
 // count = ceil(tiles / m) gives tiles > (count - 1) * m >= (count - 1) * per).
 // Equal sizes matter: each launch zeroes the next launch's look-back table
@@ -148,7 +148,8 @@ struct family {
     } else {
       const std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
       const std::size_t wanted = (b.max_tiles * T::tile + per_block - 1) / per_block;
-      const std::size_t most = std::size_t(sm_count(ctx)) * T::hist_blocks_per_sm;
+      const std::size_t waves = (p.n + T::hist_wave - 1) / T::hist_wave;
+      const std::size_t most = (std::size_t(sm_count(ctx)) * T::hist_blocks_per_sm * waves + b.portions - 1) / b.portions;
       const dim3 grid(unsigned(wanted < most ? wanted : most), unsigned(b.portions));
       histogram_kernel<T, K><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, split.keys, digits, b.hist);
       ctx.check_launch("radix onesweep histogram");

@@ -53,7 +53,7 @@ struct portion_tiles {
   // one block a tile: the grid is the tile count
   __device__ __forceinline__ static constexpr bool persistent() { return false; }
   std::size_t start;               // first key of the portion
-  unsigned n;                      // keys in the portion (<= 2^28)
+  unsigned n;                      // keys in the portion (< 2^30)
   const unsigned long long* base;  // [digit]: first output of the portion's keys of each digit
   template <int TILE> __device__ __forceinline__ unsigned tiles() const { return (n + TILE - 1) / TILE; }
   // words of the next launch's look-back table this launch must zero: all

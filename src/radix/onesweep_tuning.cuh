@@ -36,14 +36,20 @@ template <class U, class P> struct tuning {
   // (<= 80 registers). Shared memory: 3 x 45 KB for u32 keys, 2 x 84 KB for
   // u32 pairs.
   static constexpr int min_blocks = value_bytes == 0 && key_bytes <= 4 ? 3 : 2;
-  // Each onesweep launch covers one portion of at most 2^28 keys (a whole
-  // number of tiles): look-back counts then fit their 30-bit field.
-  static constexpr std::size_t portion = ((std::size_t(1) << 28) / tile) * tile;
+  // Each onesweep launch covers one portion of less than 2^30 keys (a whole
+  // number of tiles): look-back counts then fit their 30-bit field. (CUB
+  // caps its portions at 2^28; so did this until the H200 showed 2^28 u32
+  // keys, two launches a digit: docs/perf/radix.md.)
+  static constexpr std::size_t portion = (((std::size_t(1) << 30) - 1) / tile) * tile;
 
   // histogram kernel: every pass's digit counts in one read
   static constexpr int hist_threads = 128;
   static constexpr int hist_items = 16;
   static constexpr int hist_blocks_per_sm = 16;  // full occupancy
+  // its grid: the resident blocks once per hist_wave keys (2^28 u64 keys:
+  // 4224 blocks; half that took 0.07 ms longer). The old portion size, so
+  // the grids are those measured before portions grew to 2^30.
+  static constexpr std::size_t hist_wave = ((std::size_t(1) << 28) / tile) * tile;
 
   // small n: one block sorts everything in one launch
   static constexpr int small_items = dominant <= 4 ? 8 : (dominant <= 8 ? 6 : 4);
