@@ -8,8 +8,9 @@
 //      under)
 // Each figure is the median of 5 timed runs after a warm-up, in GB/s a
 // direction (bytes moved over the slowest direction's time).
-// Build: nvcc -O2 -std=c++17 -arch=sm_90 bench/p2p_probe.cu -o p2p_probe
-// Run:   ./p2p_probe [GiB per direction, default 2]
+// Built with the CLI (target p2p_probe), or alone:
+//   nvcc -O2 -std=c++17 -arch=sm_90 bench/p2p_probe.cu -o p2p_probe
+// Run: p2p_probe [GiB per direction, default 2]
 #include <cuda_runtime.h>
 
 #include <algorithm>
