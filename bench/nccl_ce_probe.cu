@@ -21,21 +21,12 @@
 #include <functional>
 #include <vector>
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s failed: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
-#define NCHECK(x)                                                                             \
-  do {                                                                                        \
-    ncclResult_t r_ = (x);                                                                    \
-    if (r_ != ncclSuccess) {                                                                  \
-      std::fprintf(stderr, "%s failed: %s (line %d)\n", #x, ncclGetErrorString(r_), __LINE__); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
+#include "probe_check.hpp"
+
+#define NCHECK(x)                                                          \
+  do {                                                                     \
+    const ncclResult_t r_ = (x);                                           \
+    probe_check(r_ == ncclSuccess, #x, ncclGetErrorString(r_), __LINE__);  \
   } while (0)
 
 using alltoall_fn = ncclResult_t (*)(const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t);

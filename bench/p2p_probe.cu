@@ -19,14 +19,8 @@
 #include <functional>
 #include <vector>
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s failed: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
+#include "probe_check.hpp"
+
 
 // Streams 16-byte words from src (peer or local memory) to dst.
 __global__ void pull_kernel(const uint4* __restrict__ src, uint4* __restrict__ dst, size_t words) {
