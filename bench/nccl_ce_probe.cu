@@ -29,6 +29,9 @@
     probe_check(r_ == ncclSuccess, #x, ncclGetErrorString(r_), __LINE__);  \
   } while (0)
 
+// Windows (ncclCommWindowRegister) and CTA policies came with NCCL 2.28; an
+// older nccl.h builds a probe that says so.
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
 using alltoall_fn = ncclResult_t (*)(const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t);
 
 namespace {
@@ -172,3 +175,9 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+#else
+int main() {
+  std::printf("built against NCCL %d.%d: the probe needs 2.28 (windows, CTA policies)\n", NCCL_MAJOR, NCCL_MINOR);
+  return 0;
+}
+#endif
