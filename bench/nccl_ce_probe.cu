@@ -1,7 +1,8 @@
 // Whether NCCL can move the multi-GPU sort's exchange on the copy engines:
-// two GPUs of one process, one thread (group calls), buffers from
-// ncclMemAlloc registered as symmetric windows. For a communicator with the
-// default CTA policy and one with NCCL_CTA_POLICY_ZERO:
+// two GPUs of one process, one thread (group calls). Three setups: plain
+// cudaMalloc buffers and the default CTA policy (what the sort does today);
+// buffers from ncclMemAlloc registered as symmetric windows, default policy;
+// the same with NCCL_CTA_POLICY_ZERO. For each:
 //   send/recv  one group, each rank sending `bytes` to the other
 //   alltoall   ncclAlltoAll of `bytes` a peer (looked up at run time: the
 //              lent machines' NCCL may predate it)
@@ -85,8 +86,15 @@ int main(int argc, char** argv) {
   std::printf("NCCL %d; ncclAlltoAll %s; %.2f GiB a direction\n", version, alltoall ? "present" : "absent",
               double(bytes) / double(size_t(1) << 30));
 
-  for (int policy : {NCCL_CTA_POLICY_DEFAULT, NCCL_CTA_POLICY_ZERO}) {
-    const char* pname = policy == NCCL_CTA_POLICY_ZERO ? "zero-CTA" : "default";
+  struct setup {
+    int policy;
+    bool windows;
+    const char* name;
+  };
+  for (const setup& set : {setup{NCCL_CTA_POLICY_DEFAULT, false, "plain"}, setup{NCCL_CTA_POLICY_DEFAULT, true, "windows"},
+                           setup{NCCL_CTA_POLICY_ZERO, true, "zero-CTA"}}) {
+    const int policy = set.policy;
+    const char* pname = set.name;
     rank_state r[ranks];
     make_comms(r, policy);
     for (int d = 0; d < ranks; ++d) {
@@ -95,19 +103,26 @@ int main(int argc, char** argv) {
       CHECK(cudaStreamCreateWithFlags(&r[d].load, cudaStreamNonBlocking));
       CHECK(cudaEventCreate(&r[d].start));
       CHECK(cudaEventCreate(&r[d].stop));
-      NCHECK(ncclMemAlloc(reinterpret_cast<void**>(&r[d].send), bytes * ranks));
-      NCHECK(ncclMemAlloc(reinterpret_cast<void**>(&r[d].recv), bytes * ranks));
+      if (set.windows) {
+        NCHECK(ncclMemAlloc(reinterpret_cast<void**>(&r[d].send), bytes * ranks));
+        NCHECK(ncclMemAlloc(reinterpret_cast<void**>(&r[d].recv), bytes * ranks));
+      } else {
+        CHECK(cudaMalloc(&r[d].send, bytes * ranks));
+        CHECK(cudaMalloc(&r[d].recv, bytes * ranks));
+      }
       CHECK(cudaMemset(r[d].send, d + 1, bytes * ranks));
       CHECK(cudaMalloc(&r[d].load_src, load_bytes));
       CHECK(cudaMalloc(&r[d].load_dst, load_bytes));
     }
-    NCHECK(ncclGroupStart());
-    for (int d = 0; d < ranks; ++d) {
-      CHECK(cudaSetDevice(d));
-      NCHECK(ncclCommWindowRegister(r[d].comm, r[d].send, bytes * ranks, &r[d].send_win, NCCL_WIN_COLL_SYMMETRIC));
-      NCHECK(ncclCommWindowRegister(r[d].comm, r[d].recv, bytes * ranks, &r[d].recv_win, NCCL_WIN_COLL_SYMMETRIC));
+    if (set.windows) {
+      NCHECK(ncclGroupStart());
+      for (int d = 0; d < ranks; ++d) {
+        CHECK(cudaSetDevice(d));
+        NCHECK(ncclCommWindowRegister(r[d].comm, r[d].send, bytes * ranks, &r[d].send_win, NCCL_WIN_COLL_SYMMETRIC));
+        NCHECK(ncclCommWindowRegister(r[d].comm, r[d].recv, bytes * ranks, &r[d].recv_win, NCCL_WIN_COLL_SYMMETRIC));
+      }
+      NCHECK(ncclGroupEnd());
     }
-    NCHECK(ncclGroupEnd());
 
     auto sendrecv = [&] {
       NCHECK(ncclGroupStart());
@@ -157,17 +172,24 @@ int main(int argc, char** argv) {
       CHECK(cudaSetDevice(d));
       CHECK(cudaDeviceSynchronize());
     }
-    NCHECK(ncclGroupStart());
-    for (int d = 0; d < ranks; ++d) {
-      CHECK(cudaSetDevice(d));
-      NCHECK(ncclCommWindowDeregister(r[d].comm, r[d].send_win));
-      NCHECK(ncclCommWindowDeregister(r[d].comm, r[d].recv_win));
+    if (set.windows) {
+      NCHECK(ncclGroupStart());
+      for (int d = 0; d < ranks; ++d) {
+        CHECK(cudaSetDevice(d));
+        NCHECK(ncclCommWindowDeregister(r[d].comm, r[d].send_win));
+        NCHECK(ncclCommWindowDeregister(r[d].comm, r[d].recv_win));
+      }
+      NCHECK(ncclGroupEnd());
     }
-    NCHECK(ncclGroupEnd());
     for (int d = 0; d < ranks; ++d) {
       CHECK(cudaSetDevice(d));
-      NCHECK(ncclMemFree(r[d].send));
-      NCHECK(ncclMemFree(r[d].recv));
+      if (set.windows) {
+        NCHECK(ncclMemFree(r[d].send));
+        NCHECK(ncclMemFree(r[d].recv));
+      } else {
+        CHECK(cudaFree(r[d].send));
+        CHECK(cudaFree(r[d].recv));
+      }
       CHECK(cudaFree(r[d].load_src));
       CHECK(cudaFree(r[d].load_dst));
       NCHECK(ncclCommDestroy(r[d].comm));
