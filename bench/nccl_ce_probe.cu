@@ -7,7 +7,9 @@
 //   alltoall   ncclAlltoAll of `bytes` a peer (looked up at run time: the
 //              lent machines' NCCL may predate it)
 // each alone and beside an 8 GiB device-to-device copy on each GPU (the
-// local work an exchange would hide under), in GB/s a direction, median of
+// local work an exchange would hide under); send/recv also beside a copy of
+// `bytes` (the sort's own share, copied while it exchanges), in GB/s a
+// direction, median of
 // 5 timed runs after a warm-up. bench/p2p_probe.cu gives the copy engines'
 // and SM loads' rates without NCCL; docs/perf/multi_gpu.md has both.
 // Built with the multi-GPU target when NCCL is found (target nccl_ce_probe).
@@ -138,7 +140,8 @@ int main(int argc, char** argv) {
       for (int d = 0; d < ranks; ++d) NCHECK(alltoall(r[d].send, r[d].recv, bytes, ncclUint8, r[d].comm, r[d].xfer));
       NCHECK(ncclGroupEnd());
     };
-    auto measure = [&](const char* what, const std::function<void()>& op, bool loaded) {
+    // loaded: bytes of a local copy on each GPU beside the transfer (0: none)
+    auto measure = [&](const char* what, const std::function<void()>& op, size_t loaded) {
       std::vector<double> rates;
       for (int rep = 0; rep < 6; ++rep) {
         for (int d = 0; d < ranks; ++d) {
@@ -146,7 +149,7 @@ int main(int argc, char** argv) {
           CHECK(cudaDeviceSynchronize());
           CHECK(cudaEventRecord(r[d].start, r[d].xfer));
           if (loaded)
-            CHECK(cudaMemcpyAsync(r[d].load_dst, r[d].load_src, load_bytes, cudaMemcpyDeviceToDevice, r[d].load));
+            CHECK(cudaMemcpyAsync(r[d].load_dst, r[d].load_src, loaded, cudaMemcpyDeviceToDevice, r[d].load));
         }
         op();
         float worst = 0;
@@ -162,11 +165,14 @@ int main(int argc, char** argv) {
       }
       std::printf("%-9s %-44s %8.1f GB/s a direction\n", pname, what, median(rates));
     };
-    measure("send/recv group", sendrecv, false);
-    measure("send/recv group, beside an 8 GiB local copy", sendrecv, true);
+    measure("send/recv group", sendrecv, 0);
+    measure("send/recv group, beside an 8 GiB local copy", sendrecv, load_bytes);
+    // the sort's case: its own share (as large as what it sends) copied
+    // into the receive buffer while the exchange travels
+    measure("send/recv group, beside a copy of its own size", sendrecv, bytes);
     if (alltoall) {
-      measure("ncclAlltoAll", all_to_all, false);
-      measure("ncclAlltoAll, beside an 8 GiB local copy", all_to_all, true);
+      measure("ncclAlltoAll", all_to_all, 0);
+      measure("ncclAlltoAll, beside an 8 GiB local copy", all_to_all, load_bytes);
     }
     for (int d = 0; d < ranks; ++d) {
       CHECK(cudaSetDevice(d));
