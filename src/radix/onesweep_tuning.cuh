@@ -1,7 +1,9 @@
 // radix_onesweep's one tuning struct, read by kernels and host alike.
-// Sizes follow CUB's sm_90 onesweep policy (tuning_radix_sort.cuh): 384
-// threads and 8-bit digits; 20 items for 4-byte keys, 15 for 8-byte keys,
-// 12 for 8-byte pairs, fewer for 16-byte values. 4-byte pairs hold their
+// Sizes started from CUB's sm_90 onesweep policy (tuning_radix_sort.cuh):
+// 384 threads and 8-bit digits; 15 items for 8-byte keys, 12 for 8-byte
+// pairs, fewer for 16-byte values. 4-byte keys alone take 22 items (8448-key
+// tiles, still 56 registers with no spill, so 3 blocks an SM): 4.4% faster
+// than CUB's 20 on the H200 (docs/perf/radix.md). 4-byte pairs hold their
 // values in registers from the load until they are ranked; with full tiles
 // loading unguarded, up to 24 items fit the 80-register cap without spills
 // (the sweep is in docs/perf/radix.md).
@@ -25,7 +27,7 @@ template <class U, class P> struct tuning {
   static constexpr int bins = 1 << radix_bits;
   static constexpr int max_passes = (key_bytes * 8 + radix_bits - 1) / radix_bits;
   static constexpr int threads = 384;
-  static constexpr int items = value_bytes == 0 ? (key_bytes <= 4 ? 20 : 15)
+  static constexpr int items = value_bytes == 0 ? (key_bytes <= 4 ? 22 : 15)
                                : dominant <= 4  ? 24
                                : dominant <= 8  ? (key_bytes == 8 && value_bytes == 8 ? 12 : 15)
                                                 : 7;
