@@ -35,7 +35,7 @@ template <class U, class P> struct tuning {
   // Blocks per SM the registers must allow: 3 x 384 threads (<= 56
   // registers) for 4-byte keys alone (possible because no rank is held: each
   // key is stored to the exchange as soon as it is ranked), else 2 x 384
-  // (<= 80 registers). Shared memory: 3 x 45 KB for u32 keys, 2 x 84 KB for
+  // (<= 80 registers). Shared memory: 3 x 49 KB for u32 keys (22 items), 2 x 84 KB for
   // u32 pairs.
   static constexpr int min_blocks = value_bytes == 0 && key_bytes <= 4 ? 3 : 2;
   // Each onesweep launch covers one portion of less than 2^30 keys (a whole
