@@ -51,7 +51,7 @@ count_kernel(const K* keys, Ord ord, Policy pol) {
 #pragma unroll
       for (int i = 0; i < I; ++i) {
         const int at = c + i * T + int(threadIdx.x);
-        d[i] = at < it.valid ? classify(tree, ord, pol, k[i], it.first + std::size_t(at)) : pad_bucket<Policy>;
+        d[i] = classify<true>(tree, ord, pol, k[i], it.first + std::size_t(at), at < it.valid);
       }
       // count
       unsigned first;

@@ -72,12 +72,24 @@ inline constexpr int scatter_items_for =
         ? int(std::size_t(EXCHANGE_BYTES) / (std::size_t(THREADS) * (sizeof(U) > sizeof(P) ? sizeof(U) : sizeof(P))))
         : MAX;
 
-// The bucket of carried key k, at `index` of the source.
-template <class Tree, class Ord, class Policy, class U>
+// The bucket of carried key k, at `index` of the source; the pad bucket
+// where !live. BRANCH_FREE: the tree's descent runs for every lane (a pad
+// key is as good as any) and the result is selected, so the unrolled
+// chunk's descents interleave (the count, whose registers hold little
+// else); otherwise one descent at a time under a branch (the scatter,
+// whose registers hold the chunk and the ranker's state). A policy's own
+// rule is asked for live keys only.
+template <bool BRANCH_FREE, class Tree, class Ord, class Policy, class U>
 __device__ __forceinline__ unsigned classify(const Tree& tree, const Ord& ord, const Policy& pol, U k,
-                                             std::size_t index) {
-  if constexpr (classifies<Policy>) return pol.bucket(ord, k, index);
-  else return tree.bucket(ord, k);
+                                             std::size_t index, bool live) {
+  if constexpr (classifies<Policy>) {
+    return live ? pol.bucket(ord, k, index) : pad_bucket<Policy>;
+  } else if constexpr (BRANCH_FREE) {
+    const unsigned b = tree.bucket(ord, k);
+    return live ? b : pad_bucket<Policy>;
+  } else {
+    return live ? tree.bucket(ord, k) : pad_bucket<Policy>;
+  }
 }
 
 }  // namespace gpusort::detail::partition

@@ -93,7 +93,7 @@ scatter_kernel(const K* kin, const P* vin, K* kout, P* vout, Ord ord, Policy pol
 #pragma unroll
       for (int i = 0; i < I; ++i) {
         const bool live = full || int(ranker::slot(i)) < valid;
-        br[i] = live ? classify(s.tree, ord, pol, key[i], first + ranker::slot(i)) : pad_bucket<Policy>;
+        br[i] = classify<false>(s.tree, ord, pol, key[i], first + ranker::slot(i), live);
       }
       // rank; each bucket's run of the chunk is placed as soon as the counts
       // are known (reserve_early: atomics that overlap the ranking) or after

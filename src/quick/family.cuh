@@ -38,9 +38,10 @@
 // Host syncs: none (the call can be captured in a CUDA graph). The lists
 // are device-side (queues.cuh, core/work_queue.cuh), the pivot, count,
 // partition and list kernels run resident grids that loop over the counts
-// on the device, and all max_levels(n) = levels_needed(n) + 4 levels are
+// on the device, and all max_levels(n) = levels_needed(n) + 1 levels are
 // launched: a level with no segment costs its five launches, whose blocks
-// leave at once (4 such levels at 2^26 keys, where good pivots need 3).
+// leave at once (at 2^26 keys good pivots need 3 levels, and the fourth
+// takes the children that overshot a tile).
 //
 // Depth limit (introsort, Musser 1997): equality classes make all-equal
 // and few-unique inputs linear, and sampled pivots make sorted, reverse,

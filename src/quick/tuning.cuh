@@ -93,9 +93,11 @@ template <class U, class P, int TREE_LEVELS, int FILL, int COUNT_BLOCKS, int PAR
   // Depth limit (introsort): segments still larger than small_max after
   // levels_needed(n) + depth_slack levels go to the fallback's merge sort
   // (partition/fallback.cuh). Good pivots need levels_needed(n) (about
-  // log32(n / target)); every one of the max_levels(n) levels is launched,
-  // an empty one costing its five launches.
-  static constexpr int depth_slack = 4;
+  // log32(n / target)), and one level more takes the children that
+  // overshoot a tile (~7% of the keys at 2^26); every one of the
+  // max_levels(n) levels is launched, an empty one costing its five
+  // launches, so the slack is that one level.
+  static constexpr int depth_slack = 1;
   static int levels_needed(std::size_t n) {
     int levels = 0;
     for (std::size_t s = n; s > std::size_t(small_max); s = (s + fanout(s) - 1) / fanout(s)) ++levels;

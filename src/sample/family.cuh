@@ -20,7 +20,7 @@
 //                oversized range buckets listed for the next level; one
 //                block per segment (bucket_sort.cuh)
 //     sort       merge::segment_sort_kernel over the runs, into the output
-//   fallback  range buckets still oversized after tuning::max_levels
+//   fallback  range buckets still oversized after the last level
 //             (adversarial input): one merge sort of all of them at once,
 //             over their device list (partition/fallback.cuh)
 // Levels ping-pong: level 1 scatters input -> kbuf, level 2 kbuf -> output,
@@ -36,13 +36,15 @@
 // every grid is sized from a host-known bound (level L: at most 256^(L-1)
 // segments and n / 8192 + 256^(L-1) tiles, within plan.cuh's caps): a block
 // a tile while that bound is at most twice the tiles of n, else the resident
-// grid, whose blocks loop over the counts on the device. All
-// tuning::max_levels levels are launched: an empty one costs its 8 (9 with
-// interpolated pivots) launches, whose blocks leave at once, and the
-// fallback 4 + 2 ceil(log2(n / 9728)) launches (u32 keys) when there is
-// nothing to do. Uniform u32 keys take 1 level up to ~2^19 (part of the keys
-// a second one at 2^20), 2 up to ~2^26, a partial third at 2^28
-// (docs/perf/sample.md).
+// grid, whose blocks loop over the counts on the device. The levels
+// launched are fixed on the host: with sampled pivots levels_for(n)
+// (tuning.cuh: the levels 256-way splits need to reach a merge tile, plus
+// one for stragglers), with interpolated ones tuning::max_levels. An empty
+// level costs its 8 (9 with interpolated pivots) launches, whose blocks
+// leave at once, and the fallback 4 + 2 ceil(log2(n / 9728)) launches (u32
+// keys) when there is nothing to do. Uniform u32 keys take 1 level up to
+// ~2^19 (part of the keys a second one at 2^20), 2 up to ~2^26, a partial
+// third at 2^28 (docs/perf/sample.md).
 #pragma once
 
 #include <gpusort/detail/core/launch.cuh>
@@ -208,7 +210,9 @@ struct family {
   }
   template <class K, class P> static void sort(const sort_problem<K, P>& p, void* temp) {
     if (p.n == 0) return;
-    sort_with(p, full_order<K>(p.ord), temp);
+    const int levels = p.pivots == pivot_rule::interpolated ? tuning::max_levels
+                                                            : levels_for(p.n, merge_tune<K, P>::tile);
+    sort_with(p, full_order<K>(p.ord), temp, levels);
   }
 };
 

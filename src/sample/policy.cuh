@@ -35,8 +35,10 @@ template <class U, class P> struct level_policy {
   static constexpr int buckets = tuning::buckets;
   static constexpr int tree_levels = tuning::tree_levels;
   // the scatter at 3 blocks per SM (<= 85 registers): unbounded, ptxas took
-  // 103 registers and 2 blocks, and the scatter ran 28% slower
-  static constexpr int count_blocks = 1, scatter_blocks = 3;
+  // 103 registers and 2 blocks, and the scatter ran 28% slower; the count at
+  // 5 (<= 51; 8-byte keys 3): unbounded, its interleaved branch-free
+  // descents took 94 registers and 2 blocks
+  static constexpr int count_blocks = sizeof(U) <= 4 ? 5 : 3, scatter_blocks = 3;
   static constexpr bool stable = true, values_early = false, reserve_early = false, one_chunk = false;
   static_assert(tuning::tile % (threads * scatter_items) == 0, "whole chunks");
   static constexpr int owned = block::block_rank<threads, scatter_items, bits>::bins_per_thread;

@@ -38,12 +38,16 @@ struct tuning {
   static constexpr int count_items = 16;
   static constexpr int max_scatter_items = 16;
   static constexpr int exchange_bytes = 32 * 1024;
-  // refine: levels of distribution before the fallback (a level splits
-  // every oversized range bucket about 256 ways, so three levels reach one
-  // merge tile up to ~2^36 keys; interpolated pivots on skewed 64-bit keys
-  // may need more). Every level is launched: an empty one costs its
-  // launches only.
+  // refine: levels of distribution before the fallback. Sampled pivots
+  // split an oversized range bucket about 256 ways a level, so n keys take
+  // levels_for(n) (sampled_slack levels more than 256^L >= n / merge tile
+  // needs: the segments a level leaves just above a tile, stragglers of the
+  // sample's spread); interpolated pivots on skewed 64-bit keys may need
+  // max_levels. Every level is launched (an empty one costs its launches
+  // only), so the count is fixed on the host; what is still oversized after
+  // the last goes to the fallback's merge sort (adversarial input).
   static constexpr int max_levels = 6;
+  static constexpr int sampled_slack = 1;
   // a level's segment list counts (segments << tile_bits) | tiles
   // (core/work_queue.cuh's packed lists)
   static constexpr int tile_bits = 40;
@@ -62,6 +66,16 @@ struct tuning {
 static_assert(tuning::max_samples >= tuning::min_samples);
 static_assert(tuning::buckets < (1 << tuning::bucket_bits) && tuning::pack_threads > tuning::buckets);
 static_assert(tuning::tile % (tuning::threads * tuning::count_items) == 0);
+
+// Levels launched for n keys split around sampled pivots, with buckets
+// sorted in merge tiles of `merge_tile` keys: 2 up to 2^20 u32 keys, 3 from
+// 2^21 to 2^28.
+inline int levels_for(std::size_t n, int merge_tile) {
+  int levels = 0;
+  for (double reach = 1; reach * merge_tile < double(n); reach *= tuning::splitters + 1) ++levels;
+  levels += tuning::sampled_slack;
+  return levels < tuning::max_levels ? levels : tuning::max_levels;
+}
 
 // Samples drawn from a segment of `size` keys.
 __host__ __device__ constexpr int sample_count(std::size_t size) {

@@ -30,16 +30,55 @@ __device__ __forceinline__ int merge_slice(const Less& less, RunA a, unsigned na
   return left < unsigned(ITEMS) ? int(left) : ITEMS;
 }
 
-// The same over dense runs of a tile_storage (b right after a, one readable
-// slot after b), into register arrays: padded, no guarded reads.
+// The same over two adjacent runs of a tile_storage, a = keys[0, na) and
+// b = keys[na, na + nb) (one readable slot after b), into register arrays:
+// padded, no guarded reads. The hottest loop of every block merge sort and
+// merge pass, so written for the issue slots: the two heads stay in
+// registers, each output selects one index (the taken run's next item) and
+// makes one key load (and one value load for pairs), with no branch: about
+// 12 instructions an output for 4-byte keys, against about 20 for
+// serial_merge's generic form, whose two runs' loads both issue under
+// predicates.
 template <int ITEMS, class Less, class T, class P>
-__device__ __forceinline__ int merge_slice(const Less& less, const T* ak, const P* av, unsigned na, const T* bk,
-                                           const P* bv, unsigned nb, unsigned diag, T (&k)[ITEMS], P (&v)[ITEMS]) {
-  return merge_slice<ITEMS, true>(less, smem_run<T>{ak}, na, smem_run<T>{bk}, nb, diag,
-                                  [&](int r, bool from_a, unsigned i, const T& key) {
-                                    k[r] = key;
-                                    if constexpr (!is_no_value<P>) v[r] = from_a ? av[i] : bv[i];
-                                  });
+__device__ __forceinline__ int merge_slice(const Less& less, const T* keys, const P* vals, unsigned na, unsigned nb,
+                                           unsigned diag, T (&k)[ITEMS], P (&v)[ITEMS]) {
+  if (diag >= na + nb) return 0;
+  const unsigned ia = merge_path(smem_run<T>{keys}, na, smem_run<T>{keys + na}, nb, diag, less);
+  const unsigned left = na + nb - diag;
+  // Each run's position: a pointer for keys alone (the load's address, no
+  // index arithmetic), an index for pairs (one index, two arrays). Past
+  // both ends (outputs the caller drops) a's stays at its padding slot.
+  if constexpr (is_no_value<P>) {
+    const T *pa = keys + ia, *pb = keys + na + (diag - ia);
+    const T *const ea = keys + na, *const eb = keys + na + nb;
+    T ka = *pa, kb = *pb;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const bool take_b = pb < eb && (pa >= ea || less(kb, ka));
+      k[r] = take_b ? kb : ka;
+      pa = take_b ? pa : (pa < ea ? pa + 1 : pa);
+      pb = take_b ? pb + 1 : pb;
+      const T next = *(take_b ? pb : pa);
+      ka = take_b ? ka : next;
+      kb = take_b ? next : kb;
+    }
+  } else {
+    const unsigned ea = na, eb = na + nb;
+    unsigned ja = ia, jb = na + diag - ia;
+    T ka = keys[ja], kb = keys[jb];
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const bool take_b = jb < eb && (ja >= ea || less(kb, ka));
+      k[r] = take_b ? kb : ka;
+      v[r] = vals[take_b ? jb : ja];
+      ja = take_b ? ja : (ja < ea ? ja + 1 : ja);
+      jb = take_b ? jb + 1 : jb;
+      const T next = keys[take_b ? jb : ja];
+      ka = take_b ? ka : next;
+      kb = take_b ? next : kb;
+    }
+  }
+  return left < unsigned(ITEMS) ? int(left) : ITEMS;
 }
 
 // Run `offset..` of a shared_tile, indexable like an array.

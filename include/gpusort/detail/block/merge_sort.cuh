@@ -53,8 +53,8 @@ __device__ __forceinline__ void block_merge_sort(const Less& less, T (&k)[ITEMS]
     unsigned a0 = pair < unsigned(valid) ? pair : unsigned(valid);
     unsigned a1 = pair + width < unsigned(valid) ? pair + width : unsigned(valid);
     unsigned b1 = pair + 2 * width < unsigned(valid) ? pair + 2 * width : unsigned(valid);
-    produced = merge_slice<ITEMS>(less, s.keys + a0, s.vals + (is_no_value<P> ? 0 : a0), a1 - a0, s.keys + a1,
-                                  s.vals + (is_no_value<P> ? 0 : a1), b1 - a1, start - pair, k, v);
+    produced = merge_slice<ITEMS>(less, s.keys + a0, s.vals + (is_no_value<P> ? 0 : a0), a1 - a0, b1 - a1,
+                                  start - pair, k, v);
     __syncthreads();
   }
   publish();

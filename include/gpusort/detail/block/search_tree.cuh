@@ -12,9 +12,9 @@
 // Splitters may repeat: "node < rank" is monotone over the sorted
 // splitters, so pos is exact.
 // Equality test: the smallest splitter >= the key is the node of the last
-// left turn, the ancestor named by j's lowest zero bit (none when every
-// turn went right, pos = S). Buckets: 2 pos + 1 when that
-// splitter's rank equals the key's, else 2 pos: 2 S + 1 of them.
+// left turn (none when every turn went right, pos = S), which the descent
+// keeps. Buckets: 2 pos + 1 when that splitter's rank equals the key's,
+// else 2 pos: 2 S + 1 of them.
 #pragma once
 
 #include <cstddef>
@@ -26,7 +26,7 @@ template <class Ord, int LEVELS> struct splitter_tree {
   static constexpr int leaves = 1 << LEVELS;
   static constexpr int splitters = leaves - 1;
   static constexpr int buckets = 2 * splitters + 1;
-  U node[leaves];  // node[0] is unused (set, so the equality test may read it)
+  U node[leaves];  // node[0] is unused
 
   // Block-cooperative: one segment's `splitters` sorted splitters, ranked,
   // in level order. The caller syncs before the first bucket() and before
@@ -43,15 +43,24 @@ template <class Ord, int LEVELS> struct splitter_tree {
     }
   }
 
-  // Bucket of carried key k, in [0, buckets).
+  // Bucket of carried key k, in [0, buckets). The descent keeps the byte
+  // offset of node j (child: 2 offset + the compare's width) and the last
+  // splitter it turned left at, which is the smallest splitter >= the key:
+  // the equality test needs no second read (none left: ~rank, never equal).
   __device__ __forceinline__ unsigned bucket(const Ord& ord, U k) const {
     const U r = ord.rank(k);
-    unsigned j = 1;
+    const char* base = reinterpret_cast<const char*>(node);
+    unsigned o = unsigned(sizeof(U));
+    U above = U(~r);
 #pragma unroll
-    for (int l = 0; l < LEVELS; ++l) j = 2 * j + (node[j] < r ? 1u : 0u);
-    const unsigned at = j >> __ffs(~j);  // last left turn: 0 if none
-    const unsigned range = 2 * (j - leaves);
-    return range + ((at != 0) & (node[at] == r) ? 1u : 0u);
+    for (int l = 0; l < LEVELS; ++l) {
+      const U x = *reinterpret_cast<const U*>(base + o);
+      const bool right = x < r;
+      o = 2 * o + (right ? unsigned(sizeof(U)) : 0u);
+      above = right ? above : x;
+    }
+    const unsigned range = 2 * (o / unsigned(sizeof(U)) - leaves);
+    return range + (above == r ? 1u : 0u);
   }
 };
 

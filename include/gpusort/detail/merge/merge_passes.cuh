@@ -168,8 +168,7 @@ merge_kernel(const K* kin, K* kout, const P* vin, P* vout, std::size_t width, Ti
     T k[ITEMS];
     P v[ITEMS];
     unsigned diag = threadIdx.x * ITEMS;
-    int produced = block::merge_slice<ITEMS>(ord, s.keys, s.vals, la, s.keys + la, s.vals + (is_no_value<P> ? 0 : la),
-                                             lb, diag, k, v);
+    int produced = block::merge_slice<ITEMS>(ord, s.keys, s.vals, la, lb, diag, k, v);
     __syncthreads();
     block::put_items(s, diag, k, v, produced);
     __syncthreads();
