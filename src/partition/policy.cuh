@@ -26,6 +26,8 @@
 //            or after it (no base held in registers while it runs)
 //   P::one_chunk                 every work item is at most one chunk (no
 //            chunk loop)
+//   P::indexed_descent           optional: the scatter's tree descent by
+//            node indices (block::splitter_tree::bucket_indexed)
 //   items()                      work items of the launch (device)
 //   item(w) -> {seg, first, valid} and policy data: keys [first, first +
 //            valid) of the source, all in segment seg
@@ -62,6 +64,14 @@ __device__ __forceinline__ void use_segment(Tree& tree, const Ord& ord, const Po
 
 template <class Policy> inline constexpr unsigned pad_bucket = (1u << Policy::bits) - 1;
 
+// Whether the scatter descends by node indices (block::splitter_tree::
+// bucket_indexed) rather than byte offsets: a policy's optional
+// `indexed_descent`.
+template <class Policy> constexpr bool indexed_descent() {
+  if constexpr (requires { Policy::indexed_descent; }) return Policy::indexed_descent;
+  else return false;
+}
+
 // Keys a thread per scatter chunk (a policy's scatter_items) when the
 // chunk's exchange holds the larger of key and value in EXCHANGE_BYTES of
 // static shared memory: at most MAX.
@@ -76,8 +86,9 @@ inline constexpr int scatter_items_for =
 // where !live. BRANCH_FREE: the tree's descent runs for every lane (a pad
 // key is as good as any) and the result is selected, so the unrolled
 // chunk's descents interleave (the count, whose registers hold little
-// else); otherwise one descent at a time under a branch (the scatter,
-// whose registers hold the chunk and the ranker's state). A policy's own
+// else); otherwise one descent at a time under a branch (the scatter, whose
+// registers hold the chunk and the ranker's state), by node indices where
+// the policy says `indexed_descent` (measured per family). A policy's own
 // rule is asked for live keys only.
 template <bool BRANCH_FREE, class Tree, class Ord, class Policy, class U>
 __device__ __forceinline__ unsigned classify(const Tree& tree, const Ord& ord, const Policy& pol, U k,
@@ -87,6 +98,8 @@ __device__ __forceinline__ unsigned classify(const Tree& tree, const Ord& ord, c
   } else if constexpr (BRANCH_FREE) {
     const unsigned b = tree.bucket(ord, k);
     return live ? b : pad_bucket<Policy>;
+  } else if constexpr (indexed_descent<Policy>()) {
+    return live ? tree.bucket_indexed(ord, k) : pad_bucket<Policy>;
   } else {
     return live ? tree.bucket(ord, k) : pad_bucket<Policy>;
   }

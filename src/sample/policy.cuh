@@ -40,6 +40,10 @@ template <class U, class P> struct level_policy {
   // descents took 94 registers and 2 blocks
   static constexpr int count_blocks = sizeof(U) <= 4 ? 5 : 3, scatter_blocks = 3;
   static constexpr bool stable = true, values_early = false, reserve_early = false, one_chunk = false;
+  // the scatter's descent by node indices: the byte-offset walk (the count's)
+  // ran this scatter 2-3% slower at 2^26 u32, where quicksort's partition
+  // is 2-3% faster with it (docs/perf/sample.md)
+  static constexpr bool indexed_descent = true;
   static_assert(tuning::tile % (threads * scatter_items) == 0, "whole chunks");
   static constexpr int owned = block::block_rank<threads, scatter_items, bits>::bins_per_thread;
 

@@ -43,8 +43,16 @@ table_sums_kernel(const std::size_t* table, Lists lists, int level, std::size_t*
   constexpr int T = tuning::scan_threads;
   __shared__ std::size_t warp_sums[T / 32];
   const table_slice s(lists.at(level));
+  // scan_items loads in flight a thread (a plain loop waited for each)
+  constexpr int IT = tuning::scan_items;
   std::size_t mine = 0;
-  for (std::size_t i = s.lo + threadIdx.x; i < s.hi; i += T) mine += table[i];
+  for (std::size_t base = s.lo + threadIdx.x; base < s.hi; base += std::size_t(T) * IT) {
+    std::size_t v[IT];
+#pragma unroll
+    for (int r = 0; r < IT; ++r) v[r] = base + std::size_t(r) * T < s.hi ? table[base + std::size_t(r) * T] : 0;
+#pragma unroll
+    for (int r = 0; r < IT; ++r) mine += v[r];
+  }
   std::size_t total;
   block::block_exclusive_sum<T>(mine, warp_sums, total);
   if (threadIdx.x == 0) sums[blockIdx.x] = total;

@@ -40,14 +40,14 @@ struct tuning {
   static constexpr int exchange_bytes = 32 * 1024;
   // refine: levels of distribution before the fallback. Sampled pivots
   // split an oversized range bucket about 256 ways a level, so n keys take
-  // levels_for(n) (sampled_slack levels more than 256^L >= n / merge tile
-  // needs: the segments a level leaves just above a tile, stragglers of the
-  // sample's spread); interpolated pivots on skewed 64-bit keys may need
-  // max_levels. Every level is launched (an empty one costs its launches
-  // only), so the count is fixed on the host; what is still oversized after
-  // the last goes to the fallback's merge sort (adversarial input).
+  // levels_for(n): the L levels that 256^L >= n / merge tile needs, and one
+  // more where the last of them leaves buckets of more than half a tile
+  // on average (stragglers of the sample's spread then overflow a tile);
+  // interpolated pivots on skewed 64-bit keys may need max_levels. Every
+  // level is launched (an empty one costs its launches only), so the count
+  // is fixed on the host; what is still oversized after the last goes to
+  // the fallback's merge sort (adversarial input).
   static constexpr int max_levels = 6;
-  static constexpr int sampled_slack = 1;
   // a level's segment list counts (segments << tile_bits) | tiles
   // (core/work_queue.cuh's packed lists)
   static constexpr int tile_bits = 40;
@@ -68,12 +68,14 @@ static_assert(tuning::buckets < (1 << tuning::bucket_bits) && tuning::pack_threa
 static_assert(tuning::tile % (tuning::threads * tuning::count_items) == 0);
 
 // Levels launched for n keys split around sampled pivots, with buckets
-// sorted in merge tiles of `merge_tile` keys: 2 up to 2^20 u32 keys, 3 from
-// 2^21 to 2^28.
+// sorted in merge tiles of `merge_tile` keys (u32: 1 level up to 2^19
+// keys, 2 from 2^20 to 2^27, 3 at 2^28; 2^20 and 2^28 take the straggler
+// level).
 inline int levels_for(std::size_t n, int merge_tile) {
   int levels = 0;
-  for (double reach = 1; reach * merge_tile < double(n); reach *= tuning::splitters + 1) ++levels;
-  levels += tuning::sampled_slack;
+  double reach = 1;
+  for (; reach * merge_tile < double(n); reach *= tuning::splitters + 1) ++levels;
+  if (levels > 0 && 2 * double(n) > reach * merge_tile) ++levels;  // average bucket > half a tile
   return levels < tuning::max_levels ? levels : tuning::max_levels;
 }
 
