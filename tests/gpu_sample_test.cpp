@@ -17,9 +17,10 @@
 // (simulated on the host for u32/u64 at 2^20: 32-bit keys reach level 4;
 // 64-bit keys run all tuning::max_levels and ~160K keys take the fallback's
 // merge sort, partition/fallback.cuh). Every call launches a fixed count
-// of levels (sampled pivots: one more than 256-way splits need, tuning.cuh's
-// levels_for; interpolated: all tuning::max_levels), so every size above
-// 2^14 also runs empty levels. gpu_quick_test.cu's SampleFallback runs the family with fewer
+// of levels (sampled pivots: what 256-way splits need, and a straggler
+// level where those leave buckets above half a tile, tuning.cuh's
+// levels_for; interpolated: all tuning::max_levels), so sizes above 2^14
+// also run empty levels. gpu_quick_test.cu's SampleFallback runs the family with fewer
 // levels to reach the fallback from uniform keys too.
 #include "gpu_suite.hpp"
 
