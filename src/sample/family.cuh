@@ -39,11 +39,12 @@
 // grid, whose blocks loop over the counts on the device. The levels
 // launched are fixed on the host: with sampled pivots levels_for(n)
 // (tuning.cuh: the levels 256-way splits need to reach a merge tile, plus
-// one for stragglers), with interpolated ones tuning::max_levels. An empty
+// one for stragglers where those leave buckets above half a tile), with
+// interpolated ones tuning::max_levels. An empty
 // level costs its 8 (9 with interpolated pivots) launches, whose blocks
 // leave at once, and the fallback 4 + 2 ceil(log2(n / 9728)) launches (u32
-// keys) when there is nothing to do. Uniform u32 keys take 1 level up to
-// ~2^19 (part of the keys a second one at 2^20), 2 up to ~2^26, a partial
+// keys) when there is nothing to do. Uniform u32 keys need 1 level up to
+// ~2^19 (part of the keys a second one at 2^20), 2 up to ~2^27, a partial
 // third at 2^28 (docs/perf/sample.md).
 #pragma once
 
