@@ -2,17 +2,17 @@
 # The multi-GPU sort's runs (issues 16 and 18) on N GPUs, as one command:
 #   bench/multi_gpu.sh N [BIN_DIR]      (BIN_DIR holds the gpusort CLI; default build)
 # 1. checks in both launch shapes (one process with N GPUs, N processes with
-#    one each; mpirun too where it is installed), both forms
+#    one each; mpirun too where it is installed), the forms
 #    (multi::strategy): every key type, skewed inputs, empty shards and
 #    n < N, keys and pairs, every rank's range
 #    against std::stable_sort (a failure is counted, the bench still runs,
 #    and the script exits 1);
 # 2. bench-multi rows into bench/results/<device>-multi-x<N>.csv, each beside
 #    gpusort's one-GPU sort of the same n (sort_x1) from the same run:
-#      N = 2: 2^31 u32 keys; 2^30 u64 keys + u64 values (both in both
-#             forms, multi::strategy); skewed keys (all equal, zipf); 2e9
+#      N = 2: 2^31 u32 keys; 2^30 u64 keys + u64 values (both in every
+#             form, multi::strategy); skewed keys (all equal, zipf); 2e9
 #             u32 keys from host memory to host memory
-#      N > 2: 2^32 u32 keys; 2^31 u64 keys + u32 values (both forms); 16e9
+#      N > 2: 2^32 u32 keys; 2^31 u64 keys + u32 values (every form); 16e9
 #             u32 keys host to host; rows a and b again on 2 of the GPUs
 # NCCL_NVLS_ENABLE=0 (NVLink SHARP multicast stays off on the lent machines).
 set -euo pipefail
@@ -31,8 +31,8 @@ fails=0
 KEYS=${MULTI_KEYS:-all}
 D=${MULTI_DISTS:-uniform,equal,few_unique,zipf,sorted,sample_killer,float_special}
 S=${MULTI_SIZES:-0,1,3,65537,300007}
-# both forms in both shapes: keys in one form, pairs in the other, crossed
-shapes=("--threads $N:partition_first:sort_first" "--procs $N:sort_first:partition_first")
+# the forms in both shapes: keys in one form, pairs in another, crossed
+shapes=("--threads $N:radix_first:partition_first" "--procs $N:sort_first:radix_first")
 [ "${MULTI_CHECKS:-1}" = 0 ] && shapes=()
 for shape in "${shapes[@]}"; do
   IFS=: read -r launch keys_form pairs_form <<< "$shape"
@@ -49,13 +49,14 @@ fi
 echo "== checks: $fails failed"
 echo "== bench -> $csv"
 tmp=${MULTI_GPU_PARTS:-$(mktemp -d)}; mkdir -p "$tmp"
-# both forms of the sort on the main rows (auto is sort first; nccl_sample_xN
-# is the automatic one, nccl_partfirst_xN partition first)
+# the forms of the sort on the main rows (nccl_sample_xN is the automatic
+# one: for u32 keys radix first where the top digit balances the ranks, else
+# sort first; for the u64 pairs sort first; the other forms beside it)
 # MULTI_GPU_ROWS picks among the rows a (main keys), a2 (skew), b (pairs),
 # c (host), and for N > 2: a_x2, b_x2 (rows a and b on 2 of the N GPUs)
 rows=" ${MULTI_GPU_ROWS:-a a2 b c a_x2 b_x2} "
 has() { [[ "$rows" == *" $1 "* ]]; }
-other=partition_first
+other=sort_first,partition_first
 if [ "$N" -le 2 ]; then
   big=2^31 pairs="--key u64 --value u64 --n 2^30" host_n=2000000000 host_reps=5
 else
@@ -64,7 +65,7 @@ fi
 parts=()
 has a && parts+=("$tmp/a.csv") && $G bench-multi --gpus "$N" --key u32 --n $big --strategy auto,$other --csv "$tmp/a.csv"
 has a2 && parts+=("$tmp/a2.csv") && $G bench-multi --gpus "$N" --key u32 --n $big --dist equal,zipf --csv "$tmp/a2.csv"
-has b && parts+=("$tmp/b.csv") && $G bench-multi --gpus "$N" $pairs --strategy auto,$other --csv "$tmp/b.csv"
+has b && parts+=("$tmp/b.csv") && $G bench-multi --gpus "$N" $pairs --strategy auto,radix_first,partition_first --csv "$tmp/b.csv"
 has c && parts+=("$tmp/c.csv") && $G bench-multi --gpus "$N" --key u32 --n $host_n --host --reps $host_reps --csv "$tmp/c.csv"
 # issue 18: the same n on 2 of the N GPUs, for the rate against 2 GPUs (the
 # one-GPU rows come with every call)

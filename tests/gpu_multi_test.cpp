@@ -52,6 +52,7 @@ template <class K, class V> struct sorted_out {
   std::vector<K> keys;
   std::vector<V> vals;
   std::vector<std::size_t> counts;
+  std::vector<gpusort::multi::strategy> used;  // the form each rank ran
 };
 
 // Equal shards, or uneven ones (some empty) from `seed`.
@@ -118,6 +119,7 @@ sorted_out<K, V> run_fabric(const std::vector<K>& keys, const std::vector<V>& va
           GPUSORT_CUDA(cudaMemcpy(mine.vals.data(), vout, res.count * sizeof(V), cudaMemcpyDeviceToHost));
       }
       mine.counts = res.counts;
+      mine.used.assign(1, res.used);
     } catch (...) {
       errors[std::size_t(r)] = std::current_exception();
     }
@@ -134,6 +136,7 @@ sorted_out<K, V> run_fabric(const std::vector<K>& keys, const std::vector<V>& va
     EXPECT_EQ(mine.keys.size(), per[0].counts[std::size_t(r)]);
     all.keys.insert(all.keys.end(), mine.keys.begin(), mine.keys.end());
     all.vals.insert(all.vals.end(), mine.vals.begin(), mine.vals.end());
+    all.used.push_back(mine.used.empty() ? gpusort::multi::strategy::automatic : mine.used[0]);
   }
   all.counts = per[0].counts;
   return all;
@@ -151,13 +154,17 @@ std::vector<std::size_t> oracle(const std::vector<K>& keys, gpusort::order dir, 
   return idx;
 }
 
-constexpr gpusort::multi::strategy both_forms[] = {gpusort::multi::strategy::partition_first,
-                                                   gpusort::multi::strategy::sort_first};
+constexpr gpusort::multi::strategy all_forms[] = {gpusort::multi::strategy::partition_first,
+                                                  gpusort::multi::strategy::sort_first,
+                                                  gpusort::multi::strategy::radix_first};
 inline std::string form_name(gpusort::multi::strategy how) {
-  return how == gpusort::multi::strategy::sort_first ? " (sort first)" : " (partition first)";
+  return how == gpusort::multi::strategy::sort_first        ? " (sort first)"
+         : how == gpusort::multi::strategy::radix_first     ? " (radix first)"
+         : how == gpusort::multi::strategy::partition_first ? " (partition first)"
+                                                            : " (automatic)";
 }
 
-// Sorts over p ranks in both forms and checks against the oracle: keys bit
+// Sorts over p ranks in every form and checks against the oracle: keys bit
 // for bit, the index values exactly (pairs), counts summing to n, and balance.
 template <class K, class I = no_vals>
 void check_sort(dist d, std::size_t n, int p, gpusort::order dir, bool uneven, const std::string& what_) {
@@ -170,7 +177,7 @@ void check_sort(dist d, std::size_t n, int p, gpusort::order dir, bool uneven, c
   const auto idx = oracle(keys, dir);
   std::vector<K> want(n);
   for (std::size_t i = 0; i < n; ++i) want[i] = keys[idx[i]];
-  for (auto how : both_forms) {
+  for (auto how : all_forms) {
     const std::string what = what_ + form_name(how);
     const auto got = run_fabric<K, I>(keys, vals, bounds, p, dir, cap, 0, -1, 0, how);
     ASSERT_TRUE(same_bits(got.keys, want)) << what;
@@ -233,7 +240,7 @@ TEST_F(GpuMulti, SmallAndEmpty) {
   std::iota(vals.begin(), vals.end(), 0u);
   const std::vector<std::size_t> bounds = {0, 0, n, n, n};
   const auto idx = oracle(keys, gpusort::order::ascending);
-  for (auto how : both_forms) {
+  for (auto how : all_forms) {
     const auto got = run_fabric<std::uint64_t, std::uint32_t>(keys, vals, bounds, 4, gpusort::order::ascending,
                                                               gpusort::multi::output_capacity(n, 4), 0, -1, 0, how);
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.vals[i], idx[i]) << i << form_name(how);
@@ -251,7 +258,7 @@ TEST_F(GpuMulti, Rounds) {
     const auto keys = h::generate<std::uint64_t>(d, n, 11);
     for (auto dir : {gpusort::order::ascending, gpusort::order::descending}) {
       const auto idx = oracle(keys, dir);
-      for (auto how : both_forms)
+      for (auto how : all_forms)
         for (int p : {2, 3})
           for (int rounds : {1, 2, 5, gpusort::multi::max_rounds}) {
             const std::string what = std::string(h::to_string(d)) + " p=" + std::to_string(p) +
@@ -275,6 +282,69 @@ TEST_F(GpuMulti, Rounds) {
   }
 }
 
+// Radix first where the top digit balances the ranks (uniform keys of every
+// width, both orders, keys and pairs, uneven shards with an empty one), run
+// as asked and as the automatic choice; where it cannot (all equal; floats
+// in [0, 1) over three ranks), sort first runs instead. Every result is the
+// stable global order.
+template <class K, class V>
+void check_radix(dist d, std::size_t n, int p, gpusort::order dir, bool uneven, gpusort::multi::strategy how,
+                 gpusort::multi::strategy want_used) {
+  const auto keys = h::generate<K>(d, n, 3 * n + std::uint64_t(p));
+  std::vector<V> vals(n);
+  for (std::size_t i = 0; i < n; ++i) vals[i] = V(i);
+  const std::string what = std::string(h::to_string(d)) + " n=" + std::to_string(n) + " p=" + std::to_string(p) +
+                           (dir == gpusort::order::descending ? " desc" : " asc") + form_name(how);
+  const auto got = run_fabric<K, V>(keys, vals, shard_bounds(n, p, uneven, n), p, dir,
+                                    gpusort::multi::output_capacity(n, p), 0, -1, 0, how);
+  if (want_used != gpusort::multi::strategy::automatic) {  // automatic: either form may run
+    for (int q = 0; q < p; ++q) EXPECT_EQ(got.used[std::size_t(q)], want_used) << what << ", rank " << q;
+  }
+  const auto idx = oracle(keys, dir);
+  std::vector<K> want(n);
+  for (std::size_t i = 0; i < n; ++i) want[i] = keys[idx[i]];
+  ASSERT_TRUE(same_bits(got.keys, want)) << what;
+  ASSERT_EQ(got.vals.size(), n) << what;
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(std::size_t(got.vals[i]), idx[i]) << what << " at " << i;
+  for (int q = 0; q < p; ++q)
+    EXPECT_LE(std::abs(double(got.counts[std::size_t(q)]) - double(n) / p), 0.05 * double(n) / p) << what;
+}
+
+TEST_F(GpuMulti, RadixFirst) {
+  using S = gpusort::multi::strategy;
+  const auto asc = gpusort::order::ascending, desc = gpusort::order::descending;
+  const std::size_t n = (std::size_t(1) << 20) + 7;
+  for (S how : {S::radix_first, S::automatic}) {
+    check_radix<std::uint32_t, std::uint32_t>(dist::uniform, n, 2, asc, false, how, S::radix_first);
+    check_radix<std::uint32_t, std::uint64_t>(dist::uniform, n, 3, desc, true, how, S::radix_first);
+    check_radix<float, std::uint32_t>(dist::uniform, n, 2, desc, false, how, S::radix_first);
+    check_radix<std::int32_t, std::uint32_t>(dist::uniform, n, 4, asc, false, how, S::radix_first);
+    check_radix<std::uint16_t, std::uint32_t>(dist::uniform, n, 2, desc, false, how, S::radix_first);
+    check_radix<std::int8_t, std::uint32_t>(dist::uniform, n, 2, asc, false, how, S::radix_first);
+    // 8-byte keys: radix first as asked, sort first as the automatic choice
+    const S wide = how == S::automatic ? S::sort_first : S::radix_first;
+    check_radix<std::uint64_t, std::uint64_t>(dist::uniform, n, 2, asc, false, how, wide);
+    check_radix<double, std::uint32_t>(dist::uniform, n, 3, desc, true, how, wide);
+    check_radix<std::uint32_t, std::uint32_t>(dist::equal, n, 2, asc, false, how, S::sort_first);
+    check_radix<std::uint32_t, std::uint32_t>(dist::zipf, n, 3, desc, false, how, S::automatic);
+    // floats in [0, 1): half of them share one top digit, a quarter the next,
+    // ...: two ranks split between digits, three cannot
+    check_radix<float, std::uint32_t>(dist::unit, n, 2, asc, false, how, S::radix_first);
+    check_radix<float, std::uint32_t>(dist::unit, n, 3, asc, false, how, S::sort_first);
+  }
+}
+
+// A small radix first, for compute-sanitizer: the partition, the segmented
+// sorts of the lower bits (keys of 4 bytes), the local sorts (8 bytes), the
+// merge, on a few thousand keys a rank.
+TEST_F(GpuMulti, RadixFirstSmall) {
+  using S = gpusort::multi::strategy;
+  check_radix<std::uint32_t, std::uint32_t>(dist::uniform, 70001, 2, gpusort::order::ascending, false, S::radix_first,
+                                            S::radix_first);
+  check_radix<std::uint64_t, std::uint32_t>(dist::uniform, 70001, 3, gpusort::order::descending, true, S::radix_first,
+                                            S::radix_first);
+}
+
 // The skew rule: every rank within 5% of n / p.
 TEST_F(GpuMulti, Balance) {
   for (dist d : {dist::uniform, dist::equal, dist::few_unique, dist::zipf, dist::sorted, dist::sample_killer})
@@ -286,7 +356,7 @@ TEST_F(GpuMulti, Balance) {
 TEST_F(GpuMulti, CapacityTooSmall) {
   const std::size_t n = 100000;
   const auto keys = h::generate<std::uint32_t>(dist::uniform, n, 1);
-  for (auto how : both_forms) try {
+  for (auto how : all_forms) try {
       run_fabric<std::uint32_t, no_vals>(keys, {}, shard_bounds(n, 2, false, 0), 2, gpusort::order::ascending, n / 4,
                                          0, -1, 0, how);
       FAIL() << "no error" << form_name(how);
@@ -409,7 +479,7 @@ TEST_F(GpuMulti, PairsAtScale) {
   }
   std::vector<V> vals(n);
   std::iota(vals.begin(), vals.end(), V(0));
-  for (auto how : both_forms) {
+  for (auto how : all_forms) {
     const auto got = run_fabric<K, V>(keys, vals, shard_bounds(n, 2, false, 0), 2, gpusort::order::ascending,
                                       gpusort::multi::output_capacity(n, 2), 0, -1, 0, how);
     ASSERT_EQ(got.keys.size(), n);

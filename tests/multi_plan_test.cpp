@@ -11,6 +11,7 @@
 // included, and exact (within one key) where every key is sampled.
 #include "harness/harness.hpp"
 #include "key_types.hpp"
+#include "multi/digit_plan.hpp"
 #include "multi/exchange_plan.hpp"
 #include "multi/plan.hpp"
 
@@ -318,3 +319,59 @@ TEST(MultiExchangePlan, ShareStart) {
 }
 
 }  // namespace
+
+// Radix first's cuts (digit_plan.hpp), against a brute force over every
+// monotone cut: each cut is the boundary nearest its target, the traffic
+// adds up to every rank's counts, and the balance test reads the same shares.
+TEST(MultiDigitPlan, CutsNearestTheTargets) {
+  namespace mp = gpusort::detail::multi;
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int p = 2 + int(rng() % 6);
+    std::vector<std::uint64_t> rows(std::size_t(p) * mp::digit_row, 0);
+    const int skew = int(rng() % 3);  // uniform, a few hot digits, one digit
+    for (int q = 0; q < p; ++q) {
+      for (int d = 0; d < mp::top_digits; ++d) {
+        std::uint64_t m = rng() % 100;
+        if (skew == 1 && d % 37 != 0) m = rng() % 3;
+        if (skew == 2 && d != 77) m = 0;
+        rows[std::size_t(q) * mp::digit_row + std::size_t(d)] = m;
+      }
+      rows[std::size_t(q) * mp::digit_row + mp::top_digits] = 1000000;  // the capacity
+    }
+    const auto total = mp::digit_totals(rows, p);
+    const auto cut = mp::digit_cuts(total, p);
+    ASSERT_EQ(cut.size(), std::size_t(p) + 1);
+    EXPECT_EQ(cut.front(), 0);
+    EXPECT_EQ(cut.back(), mp::top_digits);
+    std::vector<double> below(mp::top_digits + 1, 0);
+    for (int d = 0; d < mp::top_digits; ++d) below[std::size_t(d) + 1] = below[std::size_t(d)] + double(total[std::size_t(d)]);
+    const double n = below.back();
+    for (int q = 1; q < p; ++q) {
+      ASSERT_LE(cut[std::size_t(q) - 1], cut[std::size_t(q)]);
+      const double target = n * q / p, err = std::abs(below[std::size_t(cut[std::size_t(q)])] - target);
+      for (int d = cut[std::size_t(q) - 1]; d <= mp::top_digits; ++d)
+        EXPECT_LE(err, std::abs(below[std::size_t(d)] - target)) << "p " << p << " cut " << q;
+    }
+    const auto t = mp::digit_traffic(rows, p, cut);
+    double worst = 0;
+    for (int to = 0; to < p; ++to) {
+      std::uint64_t got = 0;
+      for (int from = 0; from < p; ++from) got += t.sends(from, to);
+      EXPECT_EQ(t.capacity(to), 1000000u);
+      EXPECT_EQ(double(got), below[std::size_t(cut[std::size_t(to) + 1])] - below[std::size_t(cut[std::size_t(to)])]);
+      worst = std::max(worst, std::abs(double(got) - n / p) / (n / p));
+    }
+    for (int from = 0; from < p; ++from) {
+      std::uint64_t sent = 0;
+      for (int to = 0; to < p; ++to) sent += t.sends(from, to);
+      std::uint64_t had = 0;
+      for (int d = 0; d < mp::top_digits; ++d) had += rows[std::size_t(from) * mp::digit_row + std::size_t(d)];
+      EXPECT_EQ(sent, had);
+    }
+    EXPECT_EQ(mp::balanced(total, cut, p, 0.05), worst <= 0.05) << "worst " << worst;
+    if (skew == 2) {
+      EXPECT_FALSE(mp::balanced(total, cut, p, 0.05));
+    }
+  }
+}

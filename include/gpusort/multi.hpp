@@ -56,11 +56,20 @@ namespace gpusort::multi {
 //                    travels (on two H100s that measured slower: NCCL's
 //                    transfers lose most of their rate beside the merges,
 //                    docs/perf/multi_gpu.md)
-//   automatic        sort_first (faster on two GPUs, and its scratch is
-//                    smaller: about three capacities against five)
+//   radix_first      partition first whose partition is one stable radix
+//                    pass by the keys' top 8 bits (an MSD radix sort's first
+//                    level), the ranks cut between digits; each rank's own
+//                    digits are sorted by their lower bits while the
+//                    exchange runs, then what arrived, then the p runs are
+//                    merged. Where a cut between digits cannot hold every
+//                    rank within 5% of n / p (skewed keys), sort_first runs
+//                    instead. Scratch: about five capacities
+//   automatic        for keys of up to 4 bytes in one round, radix_first
+//                    where the samples say the top digit balances the ranks
+//                    within 2%; else sort_first (docs/perf/multi_gpu.md)
 // Partial bit ranges and values that move by index take partition_first's
 // rounds form (one sort a round) whatever is asked.
-enum class strategy { automatic, partition_first, sort_first };
+enum class strategy { automatic, partition_first, sort_first, radix_first };
 
 struct options : gpusort::options {
   // Fill result's phase times (one more synchronisation of the stream).
@@ -82,6 +91,8 @@ struct result {
   // the exchange; sort_first: the shard's, before the partition) and the
   // merges.
   float partition_ms = 0, exchange_ms = 0, sort_ms = 0, merge_ms = 0;
+  // The form that ran (never automatic; sort_first for one rank).
+  strategy used = strategy::automatic;
 };
 
 // An output capacity no rank exceeds when n_total keys are sorted over
@@ -150,5 +161,21 @@ template <class K> void sort(std::span<K> data, int gpus = 0, const options& opt
 // Gives back what the convenience call keeps between calls: its pools'
 // device memory and its idle communicators. Not while a call runs.
 void release_cache();
+
+// The NCCL configuration of the communicators gpusort makes (the
+// convenience call's, the CLI's and the bench's) for keys of key_bytes:
+// up to 4 bytes (where the automatic form is radix first, whose exchange
+// runs beside a sort) the exchange's kernels capped at comm_ctas CTAs, so
+// that the sort keeps most of the SMs: on two H200s, 2^31 u32 keys took
+// 24.72 ms against 25.33 with NCCL's default of 32; wider keys (sort first,
+// whose exchange runs alone and is faster with every CTA) NCCL's default
+// (docs/perf/multi_gpu.md). A caller that makes its own communicators may
+// pass it to ncclCommInitRankConfig.
+constexpr int comm_ctas = 16;
+ncclConfig_t comm_config(std::size_t key_bytes = 4);
+// Communicators over GPUs 0 .. g - 1 of this process, one a GPU, with
+// `config` (ncclCommInitAll's shape, one group of ncclCommInitRankConfig).
+// Throws gpusort::error naming NCCL's error.
+std::vector<ncclComm_t> init_comms(int g, const ncclConfig_t& config = comm_config());
 
 }  // namespace gpusort::multi

@@ -1,10 +1,10 @@
 // gpusort multi-run: the multi-GPU sort's test driver, in every launch shape
 // the issue names:
-//   --threads N   one process drives N GPUs, a thread each (ncclCommInitAll)
+//   --threads N   one process drives N GPUs, a thread each (multi::init_comms)
 //   --procs N     N processes with one GPU each, forked here before any
 //                 CUDA or NCCL state exists; rank 0 (the parent) makes the
 //                 ncclUniqueId and pipes it to the others, then every rank
-//                 calls ncclCommInitRank
+//                 calls ncclCommInitRankConfig (multi::comm_config)
 //   a launcher    under mpirun (OMPI_COMM_WORLD_RANK/SIZE, PMI_RANK/SIZE) or
 //                 srun (SLURM_PROCID/NTASKS) this process is one rank, on
 //                 GPU (local rank % visible GPUs); rank 0 writes the id to
@@ -47,7 +47,7 @@ namespace {
 const char* usage =
     "usage: gpusort multi-run (--threads N | --procs N | under mpirun/srun --id-file PATH)\n"
     "                         [--key K,..|all] [--pairs] [--n N,..] [--dist D,..] [--seed S] [--descending]\n"
-    "                         [--strategy auto|partition_first|sort_first] [--rounds K]\n"
+    "                         [--strategy auto|partition_first|sort_first|radix_first] [--rounds K]\n"
     "  sorts --n generated keys (default 2^24 u32 uniform) over N GPUs with the\n"
     "  multi-GPU sort and checks every rank's range against std::stable_sort;\n"
     "  lists run every combination.\n";
@@ -162,7 +162,8 @@ std::vector<job> jobs_of(const parsed_args& a) {
   const std::string how = a.value_or("strategy", "auto");
   if (how == "partition_first") base.how = multi::strategy::partition_first;
   else if (how == "sort_first") base.how = multi::strategy::sort_first;
-  else if (how != "auto") throw usage_error("--strategy: auto, partition_first or sort_first");
+  else if (how == "radix_first") base.how = multi::strategy::radix_first;
+  else if (how != "auto") throw usage_error("--strategy: auto, partition_first, sort_first or radix_first");
   base.rounds = int(parse_count(a.value_or("rounds", "0"), "--rounds"));
   if (base.rounds > multi::max_rounds) throw usage_error("--rounds: 0 to " + std::to_string(multi::max_rounds));
   std::vector<std::string> keys = split_list(a.value_or("key", "u32"));
@@ -218,10 +219,7 @@ int cmd_multi_run(int argc, char** argv) {
   int rank = 0, size = 0, local = 0;
   if (a.value("threads")) {  // one process, a thread per GPU
     const int g = int(parse_count(*a.value("threads"), "--threads"));
-    std::vector<ncclComm_t> comms(static_cast<std::size_t>(g));
-    std::vector<int> devs(static_cast<std::size_t>(g));
-    std::iota(devs.begin(), devs.end(), 0);
-    nccl_ok(ncclCommInitAll(comms.data(), g, devs.data()), "ncclCommInitAll");
+    std::vector<ncclComm_t> comms = multi::init_comms(g);
     std::vector<int> ok(static_cast<std::size_t>(g), 0);
     std::vector<std::thread> threads;
     for (int q = 0; q < g; ++q)
@@ -280,7 +278,8 @@ int cmd_multi_run(int argc, char** argv) {
       cudaGetDeviceCount(&devices);
       cudaSetDevice(devices > 0 ? local % devices : 0);
       ncclComm_t comm;
-      nccl_ok(ncclCommInitRank(&comm, size, id, rank), "ncclCommInitRank");
+      ncclConfig_t config = multi::comm_config();
+      nccl_ok(ncclCommInitRankConfig(&comm, size, id, rank, &config), "ncclCommInitRankConfig");
       ok = run_jobs(jobs, comm, rank, size);
       ncclCommDestroy(comm);
     } catch (const std::exception& e) {
@@ -317,7 +316,8 @@ int cmd_multi_run(int argc, char** argv) {
   cudaGetDeviceCount(&devices);
   cudaSetDevice(devices > 0 ? local % devices : 0);
   ncclComm_t comm;
-  nccl_ok(ncclCommInitRank(&comm, size, id, rank), "ncclCommInitRank");
+  ncclConfig_t config = multi::comm_config();
+  nccl_ok(ncclCommInitRankConfig(&comm, size, id, rank, &config), "ncclCommInitRankConfig");
   const bool ok = run_jobs(jobs, comm, rank, size);
   ncclCommDestroy(comm);
   if (rank == 0) std::remove(path.c_str());

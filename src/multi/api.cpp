@@ -1,9 +1,10 @@
 // include/gpusort/multi.hpp's calls: check the arguments, map the key to
 // its carrier, and hand one rank's call to the generated multi_<kind>.cu
 // units (shard_sort.cuh) over NCCL's transport; the convenience call runs a
-// thread per GPU of this process over ncclCommInitAll's communicators.
+// thread per GPU of this process over init_comms' communicators.
 #include "core/validate.hpp"
 #include "host/staging.hpp"
+#include "multi/digit_plan.hpp"
 #include "multi/entry.hpp"
 #include "multi/nccl_transport.hpp"
 #include "multi/plan.hpp"
@@ -27,6 +28,40 @@ void release_pools_and_comms();
 
 namespace multi {
 void release_cache() { detail::release_pools_and_comms(); }
+
+ncclConfig_t comm_config(std::size_t key_bytes) {
+  ncclConfig_t c = NCCL_CONFIG_INITIALIZER;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 17, 0)
+  if (key_bytes <= 4) c.maxCTAs = comm_ctas;
+#endif
+  return c;
+}
+
+std::vector<ncclComm_t> init_comms(int g, const ncclConfig_t& config) {
+  const gpusort::detail::call_context ctx = gpusort::detail::make_context("multi::init_comms", "-", "nccl", 0);
+  if (g < 1) ctx.fail(errc::invalid_argument, std::to_string(g) + " GPUs");
+  int devices = 0, current = 0;
+  ctx.check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  if (g > devices)
+    ctx.fail(errc::invalid_argument, std::to_string(g) + " GPUs asked, " + std::to_string(devices) + " visible");
+  ctx.check(cudaGetDevice(&current), "cudaGetDevice");
+  auto nccl = [&](ncclResult_t r, const char* what) {
+    if (r != ncclSuccess) ctx.fail(errc::cuda, std::string(what) + " failed: " + ncclGetErrorString(r));
+  };
+  ncclUniqueId id;
+  nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  std::vector<ncclComm_t> comms(static_cast<std::size_t>(g), nullptr);
+  std::vector<ncclConfig_t> configs(static_cast<std::size_t>(g), config);  // read at ncclGroupEnd
+  nccl(ncclGroupStart(), "ncclGroupStart");
+  for (int q = 0; q < g; ++q) {
+    ctx.check(cudaSetDevice(q), "cudaSetDevice");
+    nccl(ncclCommInitRankConfig(&comms[std::size_t(q)], g, id, q, &configs[std::size_t(q)]), "ncclCommInitRankConfig");
+  }
+  const ncclResult_t end = ncclGroupEnd();
+  cudaSetDevice(current);
+  nccl(end, "ncclGroupEnd (communicator setup)");
+  return comms;
+}
 
 std::size_t output_capacity(std::size_t n_total, int ranks) {
   const std::size_t p = std::size_t(ranks > 0 ? ranks : 1);
@@ -55,7 +90,22 @@ gpusort::multi::result to_result(const shard_result& s) {
   r.exchange_ms = s.exchange_ms;
   r.sort_ms = s.sort_ms;
   r.merge_ms = s.merge_ms;
+  switch (s.used) {
+    case form::partition_first: r.used = gpusort::multi::strategy::partition_first; break;
+    case form::sort_first: r.used = gpusort::multi::strategy::sort_first; break;
+    case form::radix_first: r.used = gpusort::multi::strategy::radix_first; break;
+    default: r.used = gpusort::multi::strategy::automatic; break;
+  }
   return r;
+}
+
+form form_of(gpusort::multi::strategy how) {
+  switch (how) {
+    case gpusort::multi::strategy::partition_first: return form::partition_first;
+    case gpusort::multi::strategy::sort_first: return form::sort_first;
+    case gpusort::multi::strategy::radix_first: return form::radix_first;
+    default: return form::automatic;
+  }
 }
 
 }  // namespace
@@ -91,6 +141,26 @@ gpusort::multi::result sort_with(transport& tx, void* temp, std::size_t* temp_by
                                    std::size_t m) {
       sort_device<K>(t, b, static_cast<const K*>(kin), static_cast<K*>(kout), vin, vout, val_size, m, local, op);
     };
+    // radix first: the stable sort by the top 8 rank bits (onesweep: a
+    // histogram and one pass), and the segmented sort by the bits below
+    constexpr int width = int(sizeof(K)) * 8;
+    gpusort::options top = opt;
+    top.algo = algorithm::radix_onesweep;
+    top.begin_bit = width - top_bits;
+    top.end_bit = width;
+    local_sort_fn sort_top = [&](void* t, std::size_t* b, const void* kin, void* kout, const void* vin, void* vout,
+                                 std::size_t m) {
+      sort_device<K>(t, b, static_cast<const K*>(kin), static_cast<K*>(kout), vin, vout, val_size, m, top, op);
+    };
+    gpusort::options lower = opt;
+    lower.begin_bit = 0;
+    lower.end_bit = width > top_bits ? width - top_bits : width;
+    segmented_sort_fn sort_lower = [&](void* t, std::size_t* b, const void* kin, void* kout, const void* vin,
+                                       void* vout, std::size_t m, std::size_t segments, const std::uint64_t* begin,
+                                       const std::uint64_t* end) {
+      segmented_sort_device<K>(t, b, static_cast<const K*>(kin), static_cast<K*>(kout), vin, vout, val_size, m,
+                               segments, begin, end, 8, lower, op);
+    };
     shard_result out;
     const shard_call<C> c{&tx,
                           temp,
@@ -106,8 +176,10 @@ gpusort::multi::result sort_with(transport& tx, void* temp, std::size_t* temp_by
                           opt.stream,
                           &ctx,
                           &sort_local,
+                          &sort_top,
+                          &sort_lower,
                           opt.timed,
-                          opt.how != gpusort::multi::strategy::partition_first,
+                          form_of(opt.how),
                           opt.rounds ? opt.rounds : gpusort::multi::default_rounds,
                           &out};
     sort_shard<C>(c);
@@ -143,34 +215,35 @@ result sort_device_alloc(ncclComm_t comm, const K* keys_in, K* keys_out, const v
   return r;
 }
 
-// Communicators of the convenience call, kept between calls (ncclCommInitAll
+// Communicators of the convenience call, kept between calls (making them
 // costs far more than a sort of millions of keys); a call takes a set out of
 // the cache and returns it when done, so concurrent calls never share one.
+// A set is made with comm_config(key_bytes): `wide` marks the 8-byte keys'.
+struct comm_set {
+  bool wide = false;
+  std::vector<ncclComm_t> comms;
+};
 struct comm_cache {
   std::mutex m;
-  std::vector<std::vector<ncclComm_t>> idle;
+  std::vector<comm_set> idle;
 };
 comm_cache& comms_cache() {
   static comm_cache* c = new comm_cache;  // never destroyed: NCCL may be gone at exit
   return *c;
 }
-std::vector<ncclComm_t> take_comms(const gpusort::detail::call_context& ctx, int g) {
+comm_set take_comms(int g, std::size_t key_bytes) {
+  const bool wide = key_bytes > 4;
   {
     std::lock_guard<std::mutex> lock(comms_cache().m);
     auto& idle = comms_cache().idle;
     for (auto it = idle.begin(); it != idle.end(); ++it)
-      if (int(it->size()) == g) {
-        std::vector<ncclComm_t> c = std::move(*it);
+      if (int(it->comms.size()) == g && it->wide == wide) {
+        comm_set c = std::move(*it);
         idle.erase(it);
         return c;
       }
   }
-  std::vector<ncclComm_t> comms(static_cast<std::size_t>(g), nullptr);
-  std::vector<int> devs(static_cast<std::size_t>(g));
-  for (int q = 0; q < g; ++q) devs[std::size_t(q)] = q;
-  const ncclResult_t r = ncclCommInitAll(comms.data(), g, devs.data());
-  if (r != ncclSuccess) ctx.fail(errc::cuda, std::string("ncclCommInitAll failed: ") + ncclGetErrorString(r));
-  return comms;
+  return comm_set{wide, gpusort::multi::init_comms(g, gpusort::multi::comm_config(key_bytes))};
 }
 
 // Device memory of the convenience call: a pool of its own per device
@@ -219,7 +292,8 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
              std::to_string(gpus) + " GPUs asked for, " + std::to_string(devices) + " visible");
   const int g = gpus > 0 ? gpus : devices;
   if (n == 0) return;
-  std::vector<ncclComm_t> comms = take_comms(ctx, g);
+  comm_set set = take_comms(g, sizeof(K));
+  const std::vector<ncclComm_t>& comms = set.comms;
   const bool on_device = gd::host::is_device(data), pinned = !on_device && gd::host::is_pinned(data);
   const std::size_t cap = output_capacity(n, g);
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(g));
@@ -283,7 +357,7 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
   for (auto& t : threads) t.join();
   if (!aborted) {
     std::lock_guard<std::mutex> lock(comms_cache().m);
-    comms_cache().idle.push_back(std::move(comms));
+    comms_cache().idle.push_back(std::move(set));
   }
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
@@ -295,13 +369,13 @@ void release_pools_and_comms() {
     for (cudaMemPool_t p : pools_cache().pools)
       if (p) cudaMemPoolTrimTo(p, 0);
   }
-  std::vector<std::vector<ncclComm_t>> idle;
+  std::vector<comm_set> idle;
   {
     std::lock_guard<std::mutex> lock(comms_cache().m);
     idle.swap(comms_cache().idle);
   }
   for (auto& set : idle)
-    for (ncclComm_t c : set) ncclCommDestroy(c);
+    for (ncclComm_t c : set.comms) ncclCommDestroy(c);
 }
 
 #define GPUSORT_INSTANTIATE_MULTI(K)                                                                                \

@@ -35,13 +35,22 @@ void copy_items(const call_context& ctx, const C* kin, C* kout, const std::uint8
   if (vs) ctx.check(cudaMemcpyAsync(vout, vin, m * vs, cudaMemcpyDeviceToDevice, st), "cudaMemcpyAsync(run values)");
 }
 
-// merge: the runs of `len` keys (rank order, back to back in recv from
+// Two buffers of keys and values: the runs' (src) and a merge round's
+// output (dst).
+template <class C> struct run_pair {
+  C* src_k;
+  std::uint8_t* src_v;
+  C* dst_k;
+  std::uint8_t* dst_v;
+};
+
+// merge: the runs of `len` keys (rank order, back to back in b.src from
 // `at0`) merged pairwise into the output from `out0`; rounds alternate
-// between recv and run (from `at0` too). Empty runs drop out first (the
+// between b.src and b.dst (from `at0` too). Empty runs drop out first (the
 // rest stay back to back); a single run is copied.
 template <class C>
 void merge_sorted_runs(const shard_call<C>& c, const shard_layout<C>& L, const std::vector<std::size_t>& len,
-                       std::size_t at0, std::size_t out0) {
+                       std::size_t at0, std::size_t out0, const run_pair<C>& b) {
   struct span_of {
     std::size_t at, n;
   };
@@ -54,8 +63,8 @@ void merge_sorted_runs(const shard_call<C>& c, const shard_layout<C>& L, const s
     if (m) runs.push_back({at, m});
     at += m;
   }
-  C *src_k = L.recv_k + at0, *dst_k = L.run_k + at0;
-  std::uint8_t *src_v = L.recv_v + at0 * vs, *dst_v = L.run_v + at0 * vs;
+  C *src_k = b.src_k + at0, *dst_k = b.dst_k + at0;
+  std::uint8_t *src_v = b.src_v + at0 * vs, *dst_v = b.dst_v + at0 * vs;
   C* const out_k = c.keys_out + out0;
   std::uint8_t* const out_v = static_cast<std::uint8_t*>(c.vals_out) + out0 * vs;
   if (runs.size() == 1) copy_items(ctx, src_k + runs[0].at, out_k, src_v + runs[0].at * vs, out_v, vs, runs[0].n, st);
@@ -182,7 +191,7 @@ void exchange_rounds(const shard_call<C>& c, const shard_layout<C>& L, const tra
     else {
       std::vector<std::size_t> len(static_cast<std::size_t>(p));
       for (int q = 0; q < p; ++q) len[std::size_t(q)] = t.sends(q, r, j);
-      merge_sorted_runs(c, L, len, in_at[std::size_t(j)], at);
+      merge_sorted_runs(c, L, len, in_at[std::size_t(j)], at, run_pair<C>{L.recv_k, L.recv_v, L.run_k, L.run_v});
     }
   }
   // the sends read part until the last round ends

@@ -1,6 +1,6 @@
 // One rank's part of the multi-GPU sort (shard_sort.hpp). Partition first
-// (this file), or sort first (sort_first.cuh, options::how); the steps they
-// share are in shard_steps.cuh. Included and instantiated only in the
+// (this file), sort first (sort_first.cuh) or radix first (radix_first.cuh),
+// as options::how asks; the steps they share are in shard_steps.cuh. Included and instantiated only in the
 // generated multi_<kind>.cu units.
 //
 //   partition  splitters from samples of the unsorted shard, the stable
@@ -29,6 +29,7 @@
 // [B, B + O), above sorted at [B + O, ...)).
 #pragma once
 
+#include "multi/radix_first.cuh"
 #include "multi/rounds.cuh"
 #include "multi/shard_steps.cuh"
 #include "multi/sort_first.cuh"
@@ -153,6 +154,7 @@ template <class C> void sort_shard(const shard_call<C>& c) {
                static_cast<std::uint8_t*>(c.vals_out), n);
     c.out->count = n;
     c.out->counts.assign(1, n);
+    c.out->used = form::sort_first;
     if (c.timed) {
       ctx.check(cudaEventRecord(ev_end.e, st), "cudaEventRecord");
       ctx.check(cudaEventSynchronize(ev_end.e), "cudaEventSynchronize");
@@ -161,10 +163,13 @@ template <class C> void sort_shard(const shard_call<C>& c) {
     return;
   }
 
+  const shard_events events{ev_start.e, ev_part.e, ev_x.e, ev_sorted.e, ev_end.e};
+  if (tries_radix(c) && radix_first_shard(c, L, local_sort, events)) return;
   if (sorts_first(c)) {
-    sort_first_shard(c, L, local_sort, shard_events{ev_start.e, ev_part.e, ev_x.e, ev_sorted.e, ev_end.e});
+    sort_first_shard(c, L, local_sort, events);
     return;
   }
+  c.out->used = form::partition_first;
 
   // ---- partition ---------------------------------------------------------------
   const traffic t = partition_and_count(c, L, ev_part.e);

@@ -11,14 +11,27 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
 namespace gpusort::detail::multi {
 
+// How a rank starts (gpusort::multi::strategy): partition first
+// (shard_sort.cuh), sort first (sort_first.cuh), radix first
+// (radix_first.cuh), or radix first where the top digit balances the ranks
+// and sort first elsewhere (automatic).
+enum class form { partition_first, sort_first, radix_first, automatic };
+
+// Radix first's balance: the cut of the gathered digit counts must hold
+// every rank within the 5% of n / p (else the call sorts first);
+// the automatic choice first asks the samples' estimate for 2%.
+constexpr double radix_balance_tol = 0.05, radix_estimate_tol = 0.02;
+
 // What a rank learns: its count, every rank's, and (when timed) where the
 // time went, in milliseconds of this rank's streams.
 struct shard_result {
+  form used = form::automatic;  // the form that ran
   std::size_t count = 0;
   std::vector<std::size_t> counts;
   float partition_ms = 0;  // sample, splitters, partition or split search, counts (to the host)
@@ -31,6 +44,15 @@ struct shard_result {
 // caller's): a two-phase call, as gpusort::sort_keys / sort_pairs.
 using local_sort_fn = std::function<void(void* temp, std::size_t* temp_bytes, const void* keys_in, void* keys_out,
                                          const void* vals_in, void* vals_out, std::size_t n)>;
+
+// Radix first's sort of the lower bits (keys of up to 4 bytes): segments
+// [begin[i], end[i]) of keys_in (n keys) into the same places of keys_out,
+// 64-bit offsets in device memory; a two-phase call, as
+// gpusort::segmented_sort_pairs with the bits below the top digit.
+using segmented_sort_fn =
+    std::function<void(void* temp, std::size_t* temp_bytes, const void* keys_in, void* keys_out, const void* vals_in,
+                       void* vals_out, std::size_t n, std::size_t segments, const std::uint64_t* begin,
+                       const std::uint64_t* end)>;
 
 template <class C> struct shard_call {
   transport* tx;
@@ -47,9 +69,11 @@ template <class C> struct shard_call {
   cudaStream_t stream;
   const call_context* ctx;
   const local_sort_fn* local_sort;
+  const local_sort_fn* digit_sort;       // radix first: the stable sort by the top 8 rank bits
+  const segmented_sort_fn* rest_sort;    // radix first: the segments by the bits below them
   bool timed;
-  bool sort_first;           // sort the shard, then split it (else partition it first)
-  int rounds;                // sort first: the exchange's rounds (>= 1)
+  form how;
+  int rounds;                // the exchange's rounds (>= 1; radix first: one)
   shard_result* out;
 };
 

@@ -22,6 +22,7 @@
 
 #include "core/gather.hpp"
 #include "host/merge_window.hpp"
+#include "multi/digit_plan.hpp"
 #include "multi/exchange_plan.hpp"
 #include "multi/partition.cuh"
 #include "multi/shard_sort.hpp"
@@ -58,7 +59,16 @@ template <class C> bool one_sort(const shard_call<C>& c) { return !c.ord.full_ra
 // The exchange's rounds (rounds.cuh): sort first's as asked; partition
 // first's as asked too (its pieces: p k buckets, each sorted as it lands),
 // as many as the partition's buckets allow (max_ranks)
-template <class C> bool sorts_first(const shard_call<C>& c) { return c.sort_first && !one_sort(c); }
+template <class C> bool sorts_first(const shard_call<C>& c) { return c.how != form::partition_first && !one_sort(c); }
+// Whether radix first (radix_first.cuh) may run: asked for, or automatic in
+// one round for keys of up to 4 bytes (8-byte keys' sorts of the parts cost
+// more than sort first saves: docs/perf/multi_gpu.md); over several ranks,
+// an order of every bit and values that travel as a payload. It falls back
+// to sort first, whose rounds it takes.
+template <class C> bool tries_radix(const shard_call<C>& c) {
+  return c.tx->size() > 1 && !one_sort(c) &&
+         (c.how == form::radix_first || (c.how == form::automatic && c.rounds == 1 && sizeof(C) <= 4));
+}
 template <class C> int rounds_of(const shard_call<C>& c) {
   return sorts_first(c) ? c.rounds : std::max(1, std::min(c.rounds, max_ranks / c.tx->size()));
 }
@@ -94,6 +104,9 @@ template <class C> struct shard_layout {
   void* local_temp;
   std::size_t local_bytes = 0;
   std::size_t* splits;
+  std::uint64_t* digit_counts;  // radix first: this rank's count of every top digit, then its capacity
+  std::uint64_t* all_digits;    // every rank's
+  std::uint64_t* segments;      // radix first: the lower bits' segments, begins then ends
   std::size_t bytes = 0;
 
   shard_layout(const shard_call<C>& c, void* base) {
@@ -132,6 +145,21 @@ template <class C> struct shard_layout {
     }
     local(cap);
     if (sorts_first(c)) local(n);  // sort first: the whole shard
+    const bool radix = tries_radix(c);
+    const std::size_t segment_bound = std::size_t(p) * std::size_t(top_digits);
+    if (radix) {  // radix first: the partition, and the lower bits' segmented sorts
+      std::size_t b = 0;
+      (*c.digit_sort)(nullptr, &b, stand_in<C>(0), stand_in<C>(1), vs ? stand_in<std::uint8_t>(2) : nullptr,
+                      vs ? stand_in<std::uint8_t>(3) : nullptr, n);
+      local_bytes = std::max(local_bytes, b);
+      if (sizeof(C) > 1 && sizeof(C) <= 4) {
+        b = 0;
+        (*c.rest_sort)(nullptr, &b, stand_in<C>(0), stand_in<C>(1), vs ? stand_in<std::uint8_t>(2) : nullptr,
+                       vs ? stand_in<std::uint8_t>(3) : nullptr, cap + align_room(1), segment_bound,
+                       stand_in<std::uint64_t>(4), stand_in<std::uint64_t>(5));
+        local_bytes = std::max(local_bytes, b);
+      }
+    }
     for (std::size_t m = 1; m <= cap && m != 0; m *= 2) {
       local(m);
       local(m - 1 ? m - 1 : 1);
@@ -162,7 +190,7 @@ template <class C> struct shard_layout {
     // in one round, the merge rounds' run starts once the exchange has read
     // the sorted shard, so run is part.
     const std::size_t rc = cap + align_room(k);
-    const bool shares = sorts_first(c), run_in_part = shares && k == 1;
+    const bool shares = sorts_first(c) && !radix, run_in_part = shares && k == 1;
     const std::size_t pn = run_in_part ? std::max(n, rc) : n;
     part_k = plan.take<C>(pn);
     part_v = plan.take<std::uint8_t>(pn * vs);
@@ -188,6 +216,9 @@ template <class C> struct shard_layout {
     }
     for (auto& x : index) x = plan.take<std::uint64_t>(moves_by_index(c) ? n : 0);
     splits = plan.take<std::size_t>(host::merge_runs_splits<C>(cap, vs));
+    digit_counts = plan.take<std::uint64_t>(radix ? digit_row : 0);
+    all_digits = plan.take<std::uint64_t>(radix ? std::size_t(p) * digit_row : 0);
+    segments = plan.take<std::uint64_t>(radix ? 2 * segment_bound : 0);
     bytes = plan.bytes();
   }
 };

@@ -75,6 +75,7 @@ void sort_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSor
 
   c.out->count = totals[std::size_t(r)];
   c.out->counts = totals;
+  c.out->used = form::sort_first;
   if (c.timed) finish_times(ctx, st, ev.end, *c.out, {ev.sorted, ev.part}, {ev.part, ev.x}, {ev.start, ev.sorted},
                            {ev.x, ev.end});
 }

@@ -13,8 +13,8 @@
 //                             slowest rank's, median)
 //   sort_x1                   gpusort::sort_keys / sort_pairs (automatic) of
 //                             all n keys on GPU 0, when they fit
-//   nccl_partfirst_xN, nccl_sortfirst_xN (and their phases)
-//                             with --strategy partition_first,sort_first:
+//   nccl_partfirst_xN, nccl_sortfirst_xN, nccl_radixfirst_xN (and phases)
+//                             with --strategy partition_first,sort_first,radix_first:
 //                             each form asked for (multi::strategy), beside
 //                             nccl_sample_xN (auto, the default); with
 //                             --rounds k,..: each form at each
@@ -62,14 +62,16 @@ using namespace bench;
 const char* usage =
     "usage: gpusort bench-multi [--gpus N] [--key K] [--value -|u32|u64] [--n N] [--dist D,..]\n"
     "                           [--reps R] [--host] [--csv PATH] [--strategy S,..]\n"
-    "                           [--rounds K,..]\n"
+    "                           [--rounds K,..] [--ctas C]\n"
     "  times the multi-GPU sort over N GPUs (nccl_sample_xN, with its phases) and\n"
     "  gpusort's one-GPU sort of the same n (sort_x1); --host adds the host-to-host\n"
     "  convenience call (nccl_sample_xN_host). Defaults: every visible GPU,\n"
     "  --key u32 --value - --n 2^31 --dist uniform --reps 10. --strategy: auto\n"
     "  (nccl_sample_xN), partition_first (nccl_partfirst_xN), sort_first\n"
-    "  (nccl_sortfirst_xN), each asked for run on the same input. --rounds: the\n"
-    "  exchange's rounds (0: the default), each a row (_r<k>) of every form.\n";
+    "  (nccl_sortfirst_xN), radix_first (nccl_radixfirst_xN), each asked for run\n"
+    "  on the same input. --rounds: the\n"
+    "  exchange's rounds (0: the default), each a row (_r<k>) of every form.\n"
+    "  --ctas: the communicators' NCCL maxCTAs (default multi::comm_ctas).\n";
 
 struct no_value {};
 
@@ -134,6 +136,7 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
     std::vector<std::vector<double>> total(ranks), part(ranks), xch(ranks), srt(ranks), mrg(ranks);
     std::vector<std::vector<K>> out_k(ranks);
     std::vector<std::vector<VT>> out_v(ranks);
+    std::vector<multi::strategy> used(ranks, multi::strategy::automatic);
     std::barrier<> bar(g);
     auto rank_main = [&](int q) {
       try {
@@ -183,6 +186,7 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
           srt[std::size_t(q)].push_back(res.sort_ms);
           mrg[std::size_t(q)].push_back(res.merge_ms);
         }
+        used[std::size_t(q)] = res.used;
         out_k[std::size_t(q)].resize(res.count);
         cuda_check(cudaMemcpy(out_k[std::size_t(q)].data(), out.get(), res.count * sizeof(K), cudaMemcpyDeviceToHost),
                    "download");
@@ -216,8 +220,13 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
     for (int q = 0; q < g; ++q) {
       all_k.insert(all_k.end(), out_k[std::size_t(q)].begin(), out_k[std::size_t(q)].end());
       all_v.insert(all_v.end(), out_v[std::size_t(q)].begin(), out_v[std::size_t(q)].end());
-      std::printf("  rank %d: %zu keys (%.2f%% of n / p)\n", q, out_k[std::size_t(q)].size(),
-                  100.0 * double(out_k[std::size_t(q)].size()) * g / double(n ? n : 1));
+      const multi::strategy u = used[std::size_t(q)];
+      std::printf("  rank %d: %zu keys (%.2f%% of n / p), %s\n", q, out_k[std::size_t(q)].size(),
+                  100.0 * double(out_k[std::size_t(q)].size()) * g / double(n ? n : 1),
+                  u == multi::strategy::radix_first       ? "radix first"
+                  : u == multi::strategy::sort_first      ? "sort first"
+                  : u == multi::strategy::partition_first ? "partition first"
+                                                          : "?");
     }
     bool ok = all_k.size() == n;
     if (ok) {
@@ -325,7 +334,7 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
 int cmd_bench_multi(int argc, char** argv) {
   parsed_args a(argc, argv, 2,
                 {{"gpus", true}, {"key", true}, {"value", true}, {"n", true}, {"dist", true}, {"reps", true},
-                 {"host", false}, {"seed", true}, {"csv", true}, {"strategy", true}, {"rounds", true}},
+                 {"host", false}, {"seed", true}, {"csv", true}, {"strategy", true}, {"rounds", true}, {"ctas", true}},
                 "bench-multi");
   if (a.flag("help")) {
     std::printf("%s", usage);
@@ -344,10 +353,17 @@ int cmd_bench_multi(int argc, char** argv) {
   const int g = a.value("gpus") ? int(parse_count(*a.value("gpus"), "--gpus")) : devices;
   if (g < 1 || g > devices)
     throw usage_error("--gpus " + std::to_string(g) + ": " + std::to_string(devices) + " GPUs are visible");
-  std::vector<ncclComm_t> comms(static_cast<std::size_t>(g));
-  std::vector<int> devs(static_cast<std::size_t>(g));
-  std::iota(devs.begin(), devs.end(), 0);
-  if (ncclCommInitAll(comms.data(), g, devs.data()) != ncclSuccess) throw usage_error("ncclCommInitAll failed");
+  // gpusort's communicator configuration for the key's width, or --ctas
+  std::size_t key_bytes = 4;
+  with_key(a.value_or("key", "u32"), [&]<class K>() { key_bytes = sizeof(K); });
+  ncclConfig_t config = multi::comm_config(key_bytes);
+  std::string nccl_note = "nccl: multi::comm_config(" + std::to_string(key_bytes) + ")";
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 17, 0)
+  if (a.value("ctas")) config.maxCTAs = int(parse_count(*a.value("ctas"), "--ctas"));
+  nccl_note += config.maxCTAs == NCCL_CONFIG_UNDEF_INT ? ": NCCL's default CTAs"
+                                                       : ": maxCTAs " + std::to_string(config.maxCTAs);
+#endif
+  std::vector<ncclComm_t> comms = multi::init_comms(g, config);
   reporter rep(env, a.value_or("csv", "bench/results/" + device_slug(env.device_name) + "-multi.csv"));
   const std::string vname = a.value_or("value", "-");
   const std::size_t n = std::size_t(parse_count(a.value_or("n", "2^31"), "--n"));
@@ -368,12 +384,14 @@ int cmd_bench_multi(int argc, char** argv) {
     if (f == "auto") how = multi::strategy::automatic, name = "nccl_sample";
     else if (f == "partition_first") how = multi::strategy::partition_first, name = "nccl_partfirst";
     else if (f == "sort_first") how = multi::strategy::sort_first, name = "nccl_sortfirst";
-    else throw usage_error("--strategy: auto, partition_first or sort_first (a comma list)");
+    else if (f == "radix_first") how = multi::strategy::radix_first, name = "nccl_radixfirst";
+    else throw usage_error("--strategy: auto, partition_first, sort_first or radix_first (a comma list)");
     for (int k : rounds) forms.push_back({how, k, name + (named_rounds ? "_r" + std::to_string(k) : "") + x});
   }
   for (const auto& dn : split_list(a.value_or("dist", "uniform"))) {
     harness::dist d;
     if (!harness::parse_dist(dn, d)) throw usage_error("unknown distribution '" + dn + "'");
+    rep.comment(nccl_note);  // the communicators the next rows ran over
     const bool known = with_key(a.value_or("key", "u32"), [&]<class K>() {
       if (vname == "-") run_point<K, no_value>(rep, g, comms, d, n, reps, host, seed, vname, forms);
       else if (vname == "u32") run_point<K, std::uint32_t>(rep, g, comms, d, n, reps, host, seed, vname, forms);

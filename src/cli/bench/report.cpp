@@ -121,6 +121,11 @@ void reporter::add(const row& r) {
   if (!r.verified) ++failures_;
 }
 
+void reporter::comment(const std::string& line) {
+  std::fprintf(csv_, "# %s\n", line.c_str());
+  std::fflush(csv_);
+}
+
 void reporter::skipped(const std::string& algorithm, std::uint64_t n, const std::string& why) {
   std::printf("  %-13s %-6s %-6s %-11s %-12s skipped: %s\n", algorithm.c_str(), key_.c_str(),
               value_.c_str(), format_n(n).c_str(), dist_.c_str(), why.c_str());

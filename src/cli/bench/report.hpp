@@ -64,6 +64,8 @@ class reporter {
   // Heading for the rows of one (key, value, distribution).
   void group(const std::string& key, const std::string& value, const std::string& dist);
   void add(const row& r);
+  // A `#` line among the rows (how the next rows ran), in the CSV only.
+  void comment(const std::string& line);
   // A run that did not happen (skipped) or did not finish (failed).
   void skipped(const std::string& algorithm, std::uint64_t n, const std::string& why);
   void failed(const std::string& algorithm, std::uint64_t n, const std::string& why);
