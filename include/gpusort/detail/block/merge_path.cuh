@@ -41,53 +41,31 @@ GPUSORT_MERGE_HD I merge_path(ItA a, I na, ItB b, std::type_identity_t<I> nb, st
 // emit(k, from_a, index, key) receives output k (a compile-time constant
 // once the loop unrolls, so emit may fill a register array), its source
 // index and its key. The two head keys stay in registers, so each output
-// costs one read. Indices in I, the type of ia (as merge_path).
-//   PADDED = false  stops early when both inputs run out; reads only inside
-//                   the runs (global memory)
-//   PADDED = true   a[na] and b[nb] must be readable (any value): the loop
-//                   has no early exit and no guarded loads (shared-memory
-//                   tiles with one spare slot, as CUB's SerialMerge); it
-//                   always emits COUNT outputs and those past the end are
-//                   garbage the caller drops
-template <int COUNT, bool PADDED = false, class ItA, class ItB, class Less, class Emit, class I>
+// costs one read; it stops early when both inputs run out and reads only
+// inside the runs (global memory too). Indices in I, the type of ia (as
+// merge_path). (Tiles in shared memory merge with block::merge_slice's
+// dense form, merge.cuh.)
+template <int COUNT, class ItA, class ItB, class Less, class Emit, class I>
 GPUSORT_MERGE_HD void serial_merge(ItA a, I ia, std::type_identity_t<I> na, ItB b, std::type_identity_t<I> ib,
                                    std::type_identity_t<I> nb, Less less, Emit emit) {
   using TA = std::remove_cv_t<std::remove_reference_t<decltype(a[0])>>;
   using TB = std::remove_cv_t<std::remove_reference_t<decltype(b[0])>>;
-  if constexpr (PADDED) {
-    TA ka = a[ia];
-    TB kb = b[ib];
+  TA ka{};
+  TB kb{};
+  if (ia < na) ka = a[ia];
+  if (ib < nb) kb = b[ib];
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int k = 0; k < COUNT; ++k) {
-      const bool take_b = ib < nb && (ia >= na || less(kb, ka));
-      emit(k, !take_b, take_b ? ib : ia, take_b ? kb : ka);
-      if (take_b) {
-        kb = b[++ib];
-      } else {
-        ia += ia < na ? 1 : 0;
-        ka = a[ia];
-      }
-    }
-  } else {
-    TA ka{};
-    TB kb{};
-    if (ia < na) ka = a[ia];
-    if (ib < nb) kb = b[ib];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int k = 0; k < COUNT; ++k) {
-      if (ia >= na && ib >= nb) break;
-      bool take_a = ib >= nb || (ia < na && !less(kb, ka));
-      if (take_a) {
-        emit(k, true, ia, ka);
-        if (++ia < na) ka = a[ia];
-      } else {
-        emit(k, false, ib, kb);
-        if (++ib < nb) kb = b[ib];
-      }
+  for (int k = 0; k < COUNT; ++k) {
+    if (ia >= na && ib >= nb) break;
+    bool take_a = ib >= nb || (ia < na && !less(kb, ka));
+    if (take_a) {
+      emit(k, true, ia, ka);
+      if (++ia < na) ka = a[ia];
+    } else {
+      emit(k, false, ib, kb);
+      if (++ib < nb) kb = b[ib];
     }
   }
 }

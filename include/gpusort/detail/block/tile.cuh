@@ -2,9 +2,9 @@
 // scheme that moves them between global and shared memory.
 //
 // Two shared-memory layouts, the same interface (key(i), val(i)):
-//   tile_storage  dense, with one spare slot after the last item so that a
-//                 padded serial merge may read one past a run (merge passes,
-//                 block merge sort)
+//   tile_storage  dense, with one spare slot after the last item so that
+//                 merge_slice's dense form may read one past a run (merge
+//                 passes, block merge sort)
 //   shared_tile   one pad word every 32 slots against bank conflicts, for
 //                 the network sorts' strided compare-exchanges
 // Keys sit in shared memory as carried bits (the order's encode), values
