@@ -414,9 +414,10 @@ template <class K> void test_device_digits() {
       for (int i = 0; i < n; ++i) {
         std::uint64_t glued = 0, glued_hist = 0, glued_carried = 0;
         for (int p = 0; p < passes[o]; ++p) {
-          glued |= std::uint64_t(digits[(o * n + i) * max_passes + p]) << (radix_bits * p);
-          glued_hist |= std::uint64_t(hist[(o * n + i) * max_passes + p]) << (radix_bits * p);
-          glued_carried |= std::uint64_t(carried[(o * n + i) * max_passes + p]) << (radix_bits * p);
+          const int at = rx::digit_low(ords[o], radix_bits, p);  // digits counted from the top
+          glued |= std::uint64_t(digits[(o * n + i) * max_passes + p]) << at;
+          glued_hist |= std::uint64_t(hist[(o * n + i) * max_passes + p]) << at;
+          glued_carried |= std::uint64_t(carried[(o * n + i) * max_passes + p]) << at;
         }
         const std::uint64_t want = ords[o].rank(traits::twiddle(raw[i]));
         ASSERT_EQ(glued, want) << what << " raw=" << std::uint64_t(raw[i]) << ": device digits";

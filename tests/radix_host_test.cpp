@@ -75,7 +75,8 @@ TEST(RadixOnesweepPlan, EveryPatternEndsInTheOutput) {
 // 8 bits, extracted both ways the kernels do: digit_map::of(...)(raw) (block
 // sort, onesweep passes, split) and pass 0's ordered() followed by pass p's
 // from_ordered() (the onesweep histogram). Glued together they must be
-// key_order::rank; the last digit is clipped at end_bit (a wider mask lets
+// key_order::rank; digits are counted from the top of the range, the first
+// one takes what is left at begin_bit, none reaches past end_bit (a wider mask lets
 // bits above end_bit take part: the H200 failures of BitRanges) and pads
 // rank last in every digit. The device side of the same extraction is
 // checked by GpuRadixDigits (gpu_radix_test.cu): a host-only test cannot see
@@ -100,10 +101,12 @@ template <class K> void check_digits_every_range() {
           const auto first = rx::digit_map<K>::of(ord, radix_bits, 0);
           for (int p = 0; p < passes; ++p) {
             const auto d = rx::digit_map<K>::of(ord, radix_bits, p);
-            const int width = std::min(radix_bits, e - b - radix_bits * p);
-            ASSERT_EQ(d.mask, (1u << width) - 1)
+            // counted from the top: the last digit is radix_bits wide, the first what is left
+            const int hi = e - b - radix_bits * (passes - 1 - p), lo = std::max(0, hi - radix_bits);
+            ASSERT_EQ(rx::digit_low(ord, radix_bits, p), lo);
+            ASSERT_EQ(d.mask, (1u << (hi - lo)) - 1)
                 << "bits=[" << b << "," << e << ") radix=" << radix_bits << " pass " << p << ": digit mask";
-            ASSERT_EQ(d.shift, unsigned(b + radix_bits * p));
+            ASSERT_EQ(d.shift, unsigned(b + lo));
             ASSERT_EQ(d(rx::pad_bits(ord)), d.mask) << "pads rank last";
             ASSERT_EQ(d.of_carried(d.carry(rx::pad_bits(ord))), d.mask) << "pads rank last (carried)";
           }
@@ -111,8 +114,9 @@ template <class K> void check_digits_every_range() {
             std::uint64_t glued = 0, glued_hist = 0;
             for (int p = 0; p < passes; ++p) {
               const auto d = rx::digit_map<K>::of(ord, radix_bits, p);
-              glued |= std::uint64_t(d(raw)) << (radix_bits * p);
-              glued_hist |= std::uint64_t(d.from_ordered(first.ordered(raw))) << (radix_bits * p);
+              const int at = rx::digit_low(ord, radix_bits, p);
+              glued |= std::uint64_t(d(raw)) << at;
+              glued_hist |= std::uint64_t(d.from_ordered(first.ordered(raw))) << at;
               // onesweep passes: carry() on load, of_carried() per digit, uncarry() on store
               ASSERT_EQ(d.of_carried(d.carry(raw)), d(raw)) << "carried digit: desc=" << desc << " bits=[" << b
                                                             << "," << e << ") raw=" << std::uint64_t(raw);
@@ -156,7 +160,7 @@ template <class K> void check_digits() {
           std::uint64_t glued = 0;
           for (int p = 0; p < passes; ++p) {
             const auto d = rx::digit_map<K>::of(ord, radix_bits, p);
-            glued |= std::uint64_t(d(raw)) << (radix_bits * p);
+            glued |= std::uint64_t(d(raw)) << rx::digit_low(ord, radix_bits, p);
           }
           ASSERT_EQ(glued, std::uint64_t(ord.rank(traits::twiddle(raw)))) << "desc=" << desc << " bits=[" << b << ","
                                                                           << e << ") radix=" << radix_bits;

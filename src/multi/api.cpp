@@ -141,16 +141,18 @@ gpusort::multi::result sort_with(transport& tx, void* temp, std::size_t* temp_by
                                    std::size_t m) {
       sort_device<K>(t, b, static_cast<const K*>(kin), static_cast<K*>(kout), vin, vout, val_size, m, local, op);
     };
-    // radix first: the stable sort by the top 8 rank bits (onesweep: a
-    // histogram and one pass), and the segmented sort by the bits below
+    // radix first: stable sorts by a range of the order's bits (the top 8:
+    // onesweep, a histogram and one pass; a part's bits below its constant
+    // top bits: the automatic algorithm), and the segmented sort by the bits
+    // below the top digit
     constexpr int width = int(sizeof(K)) * 8;
-    gpusort::options top = opt;
-    top.algo = algorithm::radix_onesweep;
-    top.begin_bit = width - top_bits;
-    top.end_bit = width;
-    local_sort_fn sort_top = [&](void* t, std::size_t* b, const void* kin, void* kout, const void* vin, void* vout,
-                                 std::size_t m) {
-      sort_device<K>(t, b, static_cast<const K*>(kin), static_cast<K*>(kout), vin, vout, val_size, m, top, op);
+    range_sort_fn sort_range = [&](void* t, std::size_t* b, const void* kin, void* kout, const void* vin, void* vout,
+                                   std::size_t m, int begin_bit, int end_bit) {
+      gpusort::options range = opt;
+      if (end_bit - begin_bit == top_bits) range.algo = algorithm::radix_onesweep;
+      range.begin_bit = begin_bit;
+      range.end_bit = end_bit;
+      sort_device<K>(t, b, static_cast<const K*>(kin), static_cast<K*>(kout), vin, vout, val_size, m, range, op);
     };
     gpusort::options lower = opt;
     lower.begin_bit = 0;
@@ -176,7 +178,7 @@ gpusort::multi::result sort_with(transport& tx, void* temp, std::size_t* temp_by
                           opt.stream,
                           &ctx,
                           &sort_local,
-                          &sort_top,
+                          &sort_range,
                           &sort_lower,
                           opt.timed,
                           form_of(opt.how),

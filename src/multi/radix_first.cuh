@@ -20,7 +20,9 @@
 //              after the exchange, every other rank's, from recv into theirs.
 //              Keys of up to 4 bytes: one segmented sort (segments: the
 //              digit buckets) by the bits below the top digit; 8-byte keys:
-//              the library's local sort of each rank's run
+//              the library's sort of each rank's run by the bits below those
+//              its digits share (radix_msd's digits count from the top of
+//              that range, so its first level still makes 256 buckets)
 //   merge      the p sorted runs (merge_sorted_runs: ties to the lower rank),
 //              from run into the output
 // Every step is stable and every source rank's keys keep their input order,
@@ -102,9 +104,7 @@ inline void digit_segments(const std::vector<std::uint64_t>& rows, int q, int d0
 
 // Radix first; false when the digit cut cannot balance the ranks (nothing
 // has moved then, and the caller sorts first).
-template <class C, class LocalSort>
-bool radix_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSort& local_sort,
-                       const shard_events& ev) {
+template <class C> bool radix_first_shard(const shard_call<C>& c, const shard_layout<C>& L, const shard_events& ev) {
   const call_context& ctx = *c.ctx;
   const int p = c.tx->size(), r = c.tx->rank();
   const std::size_t n = c.n, vs = c.val_size;
@@ -114,10 +114,14 @@ bool radix_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSo
   if (c.how == form::automatic && !digits_look_balanced(c, L, radix_estimate_tol)) return false;
 
   // ---- partition: the shard by its top digit, every rank's digit counts --------------
-  if (n > 0) {
+  constexpr int W = int(sizeof(C)) * 8;
+  auto range_sort = [&](const C* kin, C* kout, const std::uint8_t* vin, std::uint8_t* vout, std::size_t m, int lo,
+                        int hi) {
+    if (m == 0) return;
     std::size_t b = L.local_bytes;
-    (*c.digit_sort)(L.local_temp, &b, c.keys_in, L.part_k, vs ? c.vals_in : nullptr, vs ? L.part_v : nullptr, n);
-  }
+    (*c.range_sort)(L.local_temp, &b, kin, kout, vs ? vin : nullptr, vs ? vout : nullptr, m, lo, hi);
+  };
+  range_sort(c.keys_in, L.part_k, static_cast<const std::uint8_t*>(c.vals_in), L.part_v, n, W - top_bits, W);
   digit_counts_kernel<C><<<1, tuning::small_threads, 0, st>>>(L.part_k, n, top_order(c.ord), c.capacity,
                                                               L.digit_counts);
   ctx.check_launch("multi digit counts");
@@ -153,6 +157,14 @@ bool radix_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSo
   ctx.check(cudaEventRecord(ev.x, xs.s), "cudaEventRecord");
 
   const int d0 = cut[std::size_t(r)], d1 = cut[std::size_t(r) + 1];
+  // 8-byte keys: the top bits every key of these digits shares (the common
+  // prefix of the first and the last digit) take no part in their sorts, so
+  // radix_msd's first level splits by the varying bits below them
+  int common = top_bits;
+  for (unsigned x = d1 > d0 ? unsigned(d0 ^ (d1 - 1)) : 0u; x != 0; x >>= 1) --common;
+  auto sort_part = [&](const C* kin, C* kout, const std::uint8_t* vin, std::uint8_t* vout, std::size_t m) {
+    range_sort(kin, kout, vin, vout, m, 0, W - common);
+  };
   const std::size_t O = t.sends(r, r), mine = from[std::size_t(r)];
   C* const own_k = L.run_k + run_at[std::size_t(r)];
   std::uint8_t* const own_v = L.run_v + run_at[std::size_t(r)] * vs;
@@ -185,7 +197,7 @@ bool radix_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSo
   // ---- sort: the own digits while the exchange runs, then the receipts -------------
   if (!rest) copy_items(ctx, L.part_k + mine, own_k, L.part_v + mine * vs, own_v, vs, O, st);
   else if (by_segments) sort_segments(L.part_k + mine, own_k, L.part_v + mine * vs, own_v, O, 0, own_segments);
-  else local_sort(L.part_k + mine, own_k, L.part_v + mine * vs, own_v, O);
+  else sort_part(L.part_k + mine, own_k, L.part_v + mine * vs, own_v, O);
   ctx.check(cudaStreamWaitEvent(st, ev.x, 0), "cudaStreamWaitEvent");
   if (by_segments && rest) {
     sort_segments(L.recv_k, L.run_k, L.recv_v, L.run_v, run_at[std::size_t(p)], own_segments,
@@ -195,7 +207,7 @@ bool radix_first_shard(const shard_call<C>& c, const shard_layout<C>& L, LocalSo
       const std::size_t a = run_at[std::size_t(q)], m = t.sends(q, r);
       if (q == r || m == 0) continue;
       if (!rest) copy_items(ctx, L.recv_k + a, L.run_k + a, L.recv_v + a * vs, L.run_v + a * vs, vs, m, st);
-      else local_sort(L.recv_k + a, L.run_k + a, L.recv_v + a * vs, L.run_v + a * vs, m);
+      else sort_part(L.recv_k + a, L.run_k + a, L.recv_v + a * vs, L.run_v + a * vs, m);
     }
   }
   if (c.timed) ctx.check(cudaEventRecord(ev.sorted, st), "cudaEventRecord");

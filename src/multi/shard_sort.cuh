@@ -164,7 +164,7 @@ template <class C> void sort_shard(const shard_call<C>& c) {
   }
 
   const shard_events events{ev_start.e, ev_part.e, ev_x.e, ev_sorted.e, ev_end.e};
-  if (tries_radix(c) && radix_first_shard(c, L, local_sort, events)) return;
+  if (tries_radix(c) && radix_first_shard(c, L, events)) return;
   if (sorts_first(c)) {
     sort_first_shard(c, L, local_sort, events);
     return;

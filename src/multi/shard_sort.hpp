@@ -45,6 +45,14 @@ struct shard_result {
 using local_sort_fn = std::function<void(void* temp, std::size_t* temp_bytes, const void* keys_in, void* keys_out,
                                          const void* vals_in, void* vals_out, std::size_t n)>;
 
+// Radix first's stable sorts by the bits [begin_bit, end_bit) of the call's
+// order: the partition by the top 8 bits (onesweep), and 8-byte keys' parts,
+// whose top bits are constant, by the bits below those (the automatic
+// algorithm); a two-phase call, as gpusort::sort_pairs.
+using range_sort_fn = std::function<void(void* temp, std::size_t* temp_bytes, const void* keys_in, void* keys_out,
+                                         const void* vals_in, void* vals_out, std::size_t n, int begin_bit,
+                                         int end_bit)>;
+
 // Radix first's sort of the lower bits (keys of up to 4 bytes): segments
 // [begin[i], end[i]) of keys_in (n keys) into the same places of keys_out,
 // 64-bit offsets in device memory; a two-phase call, as
@@ -69,7 +77,7 @@ template <class C> struct shard_call {
   cudaStream_t stream;
   const call_context* ctx;
   const local_sort_fn* local_sort;
-  const local_sort_fn* digit_sort;       // radix first: the stable sort by the top 8 rank bits
+  const range_sort_fn* range_sort;       // radix first: the stable sorts by a range of rank bits
   const segmented_sort_fn* rest_sort;    // radix first: the segments by the bits below them
   bool timed;
   form how;

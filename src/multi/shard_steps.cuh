@@ -148,10 +148,25 @@ template <class C> struct shard_layout {
     const bool radix = tries_radix(c);
     const std::size_t segment_bound = std::size_t(p) * std::size_t(top_digits);
     if (radix) {  // radix first: the partition, and the lower bits' segmented sorts
+      constexpr int W = int(sizeof(C)) * 8;
       std::size_t b = 0;
-      (*c.digit_sort)(nullptr, &b, stand_in<C>(0), stand_in<C>(1), vs ? stand_in<std::uint8_t>(2) : nullptr,
-                      vs ? stand_in<std::uint8_t>(3) : nullptr, n);
+      (*c.range_sort)(nullptr, &b, stand_in<C>(0), stand_in<C>(1), vs ? stand_in<std::uint8_t>(2) : nullptr,
+                      vs ? stand_in<std::uint8_t>(3) : nullptr, n, W - top_bits, W);
       local_bytes = std::max(local_bytes, b);
+      // 8-byte keys: the parts' sorts below their constant top bits (1 to 8
+      // of them), up to cap keys (every size class, as the local sorts)
+      auto part = [&](std::size_t m) {
+        for (int common = 1; common <= top_bits; ++common) {
+          std::size_t pb = 0;
+          (*c.range_sort)(nullptr, &pb, stand_in<C>(0), stand_in<C>(1), vs ? stand_in<std::uint8_t>(2) : nullptr,
+                          vs ? stand_in<std::uint8_t>(3) : nullptr, m, 0, W - common);
+          local_bytes = std::max(local_bytes, pb);
+        }
+      };
+      if (sizeof(C) == 8) {
+        part(cap);
+        for (std::size_t m = 1; m <= cap && m != 0; m *= 2) part(m);
+      }
       if (sizeof(C) > 1 && sizeof(C) <= 4) {
         b = 0;
         (*c.rest_sort)(nullptr, &b, stand_in<C>(0), stand_in<C>(1), vs ? stand_in<std::uint8_t>(2) : nullptr,

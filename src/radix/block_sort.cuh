@@ -43,7 +43,8 @@ template <int THREADS, int ITEMS, int RADIX_BITS, class U, class P> struct block
 
 // Sorts one warp-striped tile held in registers (key[i], val[i]: item i of
 // this thread, tile slot C::ranker::slot(i)) by `passes` digits of
-// C::radix_bits from bit 0 of the order; pads must rank last. On return the
+// C::radix_bits of the order (digit_map::of: counted from the top of its
+// range); pads must rank last. On return the
 // tile is in sorted order, warp-striped again. `smem` holds C::shared_bytes;
 // every thread of the block calls it. Passes whose bit is clear in `live`
 // (block-uniform: digits the caller knows to be constant) are not made.
@@ -88,7 +89,7 @@ __device__ __forceinline__ void sort_tile(typename key_traits<K>::bits (&key)[C:
 }
 
 // Sorts each tile of kin into kout (in place works: a block reads its whole
-// tile before it writes). `passes` digits of C::radix_bits from bit 0 of
+// tile before it writes). `passes` digits of C::radix_bits (digit_map::of) of
 // the order.
 template <class C, class K, class P>
 __global__ void __launch_bounds__(C::threads)

@@ -42,6 +42,20 @@ template <class K> GPUSORT_HD int pass_count(const key_order<K>& ord, int radix_
   return (range_bits(ord) + radix_bits - 1) / radix_bits;
 }
 
+// Digits are counted from the top of the range: digit pass_count - 1 is the
+// range's top radix_bits bits, and digit 0 what is left at the bottom (the
+// narrower one when the width is not a multiple of radix_bits). So an MSD
+// sort's first level splits by the top radix_bits bits of any range: a
+// range of 63 bits (keys whose top bit is known to be constant, as the
+// multi-GPU sort's radix first hands its parts over) makes 256 first-level
+// buckets, not 128. Whole keys are multiples of 8 bits: digit p is bits
+// [8p, 8p + 8) as before. digit_low: digit `pass`'s lowest bit above
+// begin_bit.
+template <class K> GPUSORT_HD int digit_low(const key_order<K>& ord, int radix_bits, int pass) {
+  const int lo = range_bits(ord) - radix_bits * (pass_count(ord, radix_bits) - pass);
+  return lo > 0 ? lo : 0;
+}
+
 template <class K> struct digit_map {
   using traits = key_traits<K>;
   using bits = typename traits::bits;
@@ -64,11 +78,12 @@ template <class K> struct digit_map {
     d.carried_xor = unsigned(carried_to_ordered(ord) >> d.shift) & d.mask;
     return d;
   }
-  // Digit `pass` (radix_bits wide) of the order `ord`.
+  // Digit `pass` (up to radix_bits wide, counted from the top: digit_low)
+  // of the order `ord`.
   GPUSORT_HD static digit_map of(const key_order<K>& ord, int radix_bits, int pass) {
-    const int lo = radix_bits * pass;
-    const int width = range_bits(ord) - lo < radix_bits ? range_bits(ord) - lo : radix_bits;
-    return field(ord, unsigned(lo), unsigned(width));
+    const int lo = digit_low(ord, radix_bits, pass);
+    const int hi = range_bits(ord) - radix_bits * (pass_count(ord, radix_bits) - 1 - pass);
+    return field(ord, unsigned(lo), unsigned(hi - lo));
   }
 
   // Raw key bits -> bits whose unsigned order is the sort order (all bits).
