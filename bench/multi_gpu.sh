@@ -50,8 +50,8 @@ echo "== checks: $fails failed"
 echo "== bench -> $csv"
 tmp=${MULTI_GPU_PARTS:-$(mktemp -d)}; mkdir -p "$tmp"
 # the forms of the sort on the main rows (nccl_sample_xN is the automatic
-# one: for u32 keys radix first where the top digit balances the ranks, else
-# sort first; for the u64 pairs sort first; the other forms beside it)
+# one: radix first where the top digit balances the ranks, else sort first;
+# nccl_sortfirst_xN and nccl_partfirst_xN the other two)
 # MULTI_GPU_ROWS picks among the rows a (main keys), a2 (skew), b (pairs),
 # c (host), and for N > 2: a_x2, b_x2 (rows a and b on 2 of the N GPUs)
 rows=" ${MULTI_GPU_ROWS:-a a2 b c a_x2 b_x2} "
@@ -65,7 +65,7 @@ fi
 parts=()
 has a && parts+=("$tmp/a.csv") && $G bench-multi --gpus "$N" --key u32 --n $big --strategy auto,$other --csv "$tmp/a.csv"
 has a2 && parts+=("$tmp/a2.csv") && $G bench-multi --gpus "$N" --key u32 --n $big --dist equal,zipf --csv "$tmp/a2.csv"
-has b && parts+=("$tmp/b.csv") && $G bench-multi --gpus "$N" $pairs --strategy auto,radix_first,partition_first --csv "$tmp/b.csv"
+has b && parts+=("$tmp/b.csv") && $G bench-multi --gpus "$N" $pairs --strategy auto,$other --csv "$tmp/b.csv"
 has c && parts+=("$tmp/c.csv") && $G bench-multi --gpus "$N" --key u32 --n $host_n --host --reps $host_reps --csv "$tmp/c.csv"
 # issue 18: the same n on 2 of the N GPUs, for the rate against 2 GPUs (the
 # one-GPU rows come with every call)

@@ -64,9 +64,9 @@ namespace gpusort::multi {
 //                    merged. Where a cut between digits cannot hold every
 //                    rank within 5% of n / p (skewed keys), sort_first runs
 //                    instead. Scratch: about five capacities
-//   automatic        for keys of up to 4 bytes in one round, radix_first
-//                    where the samples say the top digit balances the ranks
-//                    within 2%; else sort_first (docs/perf/multi_gpu.md)
+//   automatic        in one round, radix_first where the samples say the
+//                    top digit balances the ranks within 2%; else
+//                    sort_first (docs/perf/multi_gpu.md)
 // Partial bit ranges and values that move by index take partition_first's
 // rounds form (one sort a round) whatever is asked.
 enum class strategy { automatic, partition_first, sort_first, radix_first };
@@ -163,16 +163,15 @@ template <class K> void sort(std::span<K> data, int gpus = 0, const options& opt
 void release_cache();
 
 // The NCCL configuration of the communicators gpusort makes (the
-// convenience call's, the CLI's and the bench's) for keys of key_bytes:
-// up to 4 bytes (where the automatic form is radix first, whose exchange
-// runs beside a sort) the exchange's kernels capped at comm_ctas CTAs, so
-// that the sort keeps most of the SMs: on two H200s, 2^31 u32 keys took
-// 24.72 ms against 25.33 with NCCL's default of 32; wider keys (sort first,
-// whose exchange runs alone and is faster with every CTA) NCCL's default
-// (docs/perf/multi_gpu.md). A caller that makes its own communicators may
+// convenience call's, the CLI's and the bench's): the exchange's kernels
+// capped at comm_ctas CTAs, so that the sort beside radix first's exchange
+// keeps most of the SMs: on two H200s, 2^31 u32 keys took 24.72 ms against
+// 25.33 with NCCL's default of 32, 2^30 u64 + u64 pairs 46.44 against 47.03
+// (docs/perf/multi_gpu.md; sort first, whose exchange runs alone, loses
+// about 1.4 ms at 2^31 u32). A caller that makes its own communicators may
 // pass it to ncclCommInitRankConfig.
 constexpr int comm_ctas = 16;
-ncclConfig_t comm_config(std::size_t key_bytes = 4);
+ncclConfig_t comm_config();
 // Communicators over GPUs 0 .. g - 1 of this process, one a GPU, with
 // `config` (ncclCommInitAll's shape, one group of ncclCommInitRankConfig).
 // Throws gpusort::error naming NCCL's error.

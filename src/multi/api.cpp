@@ -29,10 +29,10 @@ void release_pools_and_comms();
 namespace multi {
 void release_cache() { detail::release_pools_and_comms(); }
 
-ncclConfig_t comm_config(std::size_t key_bytes) {
+ncclConfig_t comm_config() {
   ncclConfig_t c = NCCL_CONFIG_INITIALIZER;
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 17, 0)
-  if (key_bytes <= 4) c.maxCTAs = comm_ctas;
+  c.maxCTAs = comm_ctas;
 #endif
   return c;
 }
@@ -217,35 +217,30 @@ result sort_device_alloc(ncclComm_t comm, const K* keys_in, K* keys_out, const v
   return r;
 }
 
-// Communicators of the convenience call, kept between calls (making them
-// costs far more than a sort of millions of keys); a call takes a set out of
-// the cache and returns it when done, so concurrent calls never share one.
-// A set is made with comm_config(key_bytes): `wide` marks the 8-byte keys'.
-struct comm_set {
-  bool wide = false;
-  std::vector<ncclComm_t> comms;
-};
+// Communicators of the convenience call (init_comms: comm_config), kept
+// between calls (making them costs far more than a sort of millions of
+// keys); a call takes a set out of the cache and returns it when done, so
+// concurrent calls never share one.
 struct comm_cache {
   std::mutex m;
-  std::vector<comm_set> idle;
+  std::vector<std::vector<ncclComm_t>> idle;
 };
 comm_cache& comms_cache() {
   static comm_cache* c = new comm_cache;  // never destroyed: NCCL may be gone at exit
   return *c;
 }
-comm_set take_comms(int g, std::size_t key_bytes) {
-  const bool wide = key_bytes > 4;
+std::vector<ncclComm_t> take_comms(int g) {
   {
     std::lock_guard<std::mutex> lock(comms_cache().m);
     auto& idle = comms_cache().idle;
     for (auto it = idle.begin(); it != idle.end(); ++it)
-      if (int(it->comms.size()) == g && it->wide == wide) {
-        comm_set c = std::move(*it);
+      if (int(it->size()) == g) {
+        std::vector<ncclComm_t> c = std::move(*it);
         idle.erase(it);
         return c;
       }
   }
-  return comm_set{wide, gpusort::multi::init_comms(g, gpusort::multi::comm_config(key_bytes))};
+  return gpusort::multi::init_comms(g);
 }
 
 // Device memory of the convenience call: a pool of its own per device
@@ -294,8 +289,7 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
              std::to_string(gpus) + " GPUs asked for, " + std::to_string(devices) + " visible");
   const int g = gpus > 0 ? gpus : devices;
   if (n == 0) return;
-  comm_set set = take_comms(g, sizeof(K));
-  const std::vector<ncclComm_t>& comms = set.comms;
+  std::vector<ncclComm_t> comms = take_comms(g);
   const bool on_device = gd::host::is_device(data), pinned = !on_device && gd::host::is_pinned(data);
   const std::size_t cap = output_capacity(n, g);
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(g));
@@ -359,7 +353,7 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
   for (auto& t : threads) t.join();
   if (!aborted) {
     std::lock_guard<std::mutex> lock(comms_cache().m);
-    comms_cache().idle.push_back(std::move(set));
+    comms_cache().idle.push_back(std::move(comms));
   }
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
@@ -371,13 +365,13 @@ void release_pools_and_comms() {
     for (cudaMemPool_t p : pools_cache().pools)
       if (p) cudaMemPoolTrimTo(p, 0);
   }
-  std::vector<comm_set> idle;
+  std::vector<std::vector<ncclComm_t>> idle;
   {
     std::lock_guard<std::mutex> lock(comms_cache().m);
     idle.swap(comms_cache().idle);
   }
   for (auto& set : idle)
-    for (ncclComm_t c : set.comms) ncclCommDestroy(c);
+    for (ncclComm_t c : set) ncclCommDestroy(c);
 }
 
 #define GPUSORT_INSTANTIATE_MULTI(K)                                                                                \

@@ -61,13 +61,11 @@ template <class C> bool one_sort(const shard_call<C>& c) { return !c.ord.full_ra
 // as many as the partition's buckets allow (max_ranks)
 template <class C> bool sorts_first(const shard_call<C>& c) { return c.how != form::partition_first && !one_sort(c); }
 // Whether radix first (radix_first.cuh) may run: asked for, or automatic in
-// one round for keys of up to 4 bytes (8-byte keys' sorts of the parts cost
-// more than sort first saves: docs/perf/multi_gpu.md); over several ranks,
-// an order of every bit and values that travel as a payload. It falls back
-// to sort first, whose rounds it takes.
+// one round; over several ranks, an order of every bit and values that
+// travel as a payload. It falls back to sort first, whose rounds it takes.
 template <class C> bool tries_radix(const shard_call<C>& c) {
   return c.tx->size() > 1 && !one_sort(c) &&
-         (c.how == form::radix_first || (c.how == form::automatic && c.rounds == 1 && sizeof(C) <= 4));
+         (c.how == form::radix_first || (c.how == form::automatic && c.rounds == 1));
 }
 template <class C> int rounds_of(const shard_call<C>& c) {
   return sorts_first(c) ? c.rounds : std::max(1, std::min(c.rounds, max_ranks / c.tx->size()));

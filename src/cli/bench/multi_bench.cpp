@@ -353,11 +353,9 @@ int cmd_bench_multi(int argc, char** argv) {
   const int g = a.value("gpus") ? int(parse_count(*a.value("gpus"), "--gpus")) : devices;
   if (g < 1 || g > devices)
     throw usage_error("--gpus " + std::to_string(g) + ": " + std::to_string(devices) + " GPUs are visible");
-  // gpusort's communicator configuration for the key's width, or --ctas
-  std::size_t key_bytes = 4;
-  with_key(a.value_or("key", "u32"), [&]<class K>() { key_bytes = sizeof(K); });
-  ncclConfig_t config = multi::comm_config(key_bytes);
-  std::string nccl_note = "nccl: multi::comm_config(" + std::to_string(key_bytes) + ")";
+  // gpusort's communicator configuration, or --ctas
+  ncclConfig_t config = multi::comm_config();
+  std::string nccl_note = "nccl: multi::comm_config()";
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 17, 0)
   if (a.value("ctas")) config.maxCTAs = int(parse_count(*a.value("ctas"), "--ctas"));
   nccl_note += config.maxCTAs == NCCL_CONFIG_UNDEF_INT ? ": NCCL's default CTAs"
