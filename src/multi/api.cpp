@@ -245,8 +245,9 @@ std::vector<ncclComm_t> take_comms(int g) {
 
 // Device memory of the convenience call: a pool of its own per device
 // (cudaMemPoolCreate) that keeps what it maps between calls (release
-// threshold: never). A call maps its shard, output and scratch, about four
-// times its shard's keys (sort first; six partition first); the default pool
+// threshold: never). A call maps its shard, output and scratch, about six
+// times its shard's keys (radix first and partition first; four for sort
+// first); the default pool
 // gives that back to the driver at each synchronisation, so every call would
 // map it again. release_cache() trims these pools.
 struct pool_cache {
