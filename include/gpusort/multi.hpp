@@ -25,8 +25,10 @@
 // most `capacity`: size it with output_capacity(). If any rank would
 // receive more than its capacity, every rank throws the same
 // gpusort::error before anything is exchanged.
-// The call synchronises its stream once, to read the exchange's sizes (NCCL
-// takes them on the host), so it cannot be captured in a CUDA graph. An
+// The call synchronises its stream to read the exchange's sizes (NCCL takes
+// them on the host): once; twice when automatic tries radix first (its
+// samples' estimate is read first); three times when radix first's cut then
+// falls back to sort first. So it cannot be captured in a CUDA graph. An
 // error on one rank leaves the others waiting in NCCL, as any collective
 // does: abort the communicator (ncclCommAbort).
 #pragma once

@@ -7,8 +7,9 @@
 //              sorted, weighed; each splitter as this rank's cut (plan.hpp)
 //   counts     gather_counts: every rank's counts (and capacity) gathered
 //              and read on the host: the exchange's sizes must be known
-//              there (NCCL takes host counts), so this is the call's one
-//              synchronisation of its stream, and the call cannot be
+//              there (NCCL takes host counts), so this synchronises the
+//              stream (radix first's digit counts and its automatic
+//              estimate do too: radix_first.cuh), and the call cannot be
 //              captured in a CUDA graph; check_capacities: every rank
 //              checks every rank's, so all of them stop together
 //   exchange   exchange_buckets: on a second stream, one group of sends and
