@@ -11,7 +11,7 @@
 //                   size +-1, one, two and three MSD levels, buckets of
 //                   equal keys (copies), digits every key shares (small
 //                   integers in wide keys), bit ranges in place.
-#include "gpu_suite.hpp"
+#include "gpu_radix_input.hpp"
 #include "radix/digit.cuh"
 #include "radix/msd_tuning.cuh"
 #include "radix/onesweep_tuning.cuh"
@@ -22,6 +22,9 @@ namespace {
 
 namespace t = gpusort_test;
 using gpusort::algorithm;
+using t::describe;
+using t::masked_keys;
+using t::run_input;
 
 const t::family& split_family() {
   static const t::family f{
@@ -93,68 +96,6 @@ const t::family& onesweep_family() {
       .api_n = 300007,
   };
   return f;
-}
-
-// Sorts `in` (keys, or pairs with value = index), in place or not, and
-// checks it with the harness and against CUB.
-template <class K>
-void run_input(algorithm algo, const std::vector<K>& in, gpusort::order dir, int begin_bit, int end_bit, bool pairs,
-               bool in_place, const std::string& what) {
-  const std::size_t n = in.size();
-  const auto opt = t::make_options(dir, begin_bit, end_bit, algo);
-  const bool desc = dir == gpusort::order::descending;
-  const int end = end_bit < 0 ? t::width_of<K> : end_bit;
-  std::vector<std::uint32_t> idx(n);
-  std::iota(idx.begin(), idx.end(), 0u);
-  t::device_buffer<K> kin(in), kout(n);
-  t::device_buffer<std::uint32_t> vin(idx), vout(n);
-  K* ko = in_place ? kin.data() : kout.data();
-  std::uint32_t* vo = in_place ? vin.data() : vout.data();
-  if (pairs) gpusort::sort_pairs(kin.data(), ko, vin.data(), vo, n, opt);
-  else gpusort::sort_keys(kin.data(), ko, n, opt);
-  t::device_sync();
-  const auto keys = in_place ? kin.download() : kout.download();
-  const auto vals = in_place ? vin.download() : vout.download();
-  if (!in_place) {
-    ASSERT_TRUE(t::same_bits(kin.download(), in)) << what << ": the input keys were modified";
-    ASSERT_EQ(vin.download(), idx) << what << ": the input values were modified";
-  }
-  const auto r = pairs ? t::h::verify_pairs(in.data(), keys.data(), vals.data(), n, opt, true)
-                       : t::h::verify_keys(in.data(), keys.data(), n, opt, true);
-  ASSERT_TRUE(r.ok) << what << ": " << r.message;
-  const bool full = begin_bit == 0 && end == t::width_of<K>;
-  if (!t::cub_agrees(t::traits<K>::is_float, desc, full)) return;
-  t::device_buffer<K> ref_in(in), ref_k(n);
-  t::device_buffer<std::uint32_t> ref_vin(idx), ref_v(n);
-  if (pairs) {
-    t::cub_sort_pairs(ref_in.data(), ref_k.data(), ref_vin.data(), ref_v.data(), n, desc, begin_bit, end);
-    ASSERT_EQ(vals, ref_v.download()) << what << ": values differ from cub::DeviceRadixSort";
-  } else {
-    t::cub_sort_keys(ref_in.data(), ref_k.data(), n, desc, begin_bit, end);
-  }
-  ASSERT_TRUE(t::same_bits(keys, ref_k.download())) << what << ": keys differ from cub::DeviceRadixSort";
-}
-
-template <class K>
-std::string describe(const char* kind, std::size_t n, gpusort::order dir, bool pairs, bool in_place,
-                     algorithm algo = algorithm::radix_onesweep) {
-  return std::string(gpusort::detail::key_info<K>::name) + " " + std::string(gpusort::to_string(algo)) + " " + kind +
-         " n=" + std::to_string(n) + " " + t::name(dir) + (pairs ? " pairs" : " keys") + (in_place ? " in place" : "");
-}
-
-// Keys whose raw bits are random only where `vary` has ones (other bits of
-// `fixed`): the digits outside `vary` are constant and their passes skipped.
-template <class K> std::vector<K> masked_keys(std::size_t n, std::uint64_t vary, std::uint64_t fixed, std::uint64_t seed) {
-  using traits = gpusort::detail::key_traits<K>;
-  using bits = typename traits::bits;
-  std::vector<K> v(n);
-  std::uint64_t s = seed;
-  for (auto& k : v) {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    const std::uint64_t r = s ^ (s >> 29);
-    k = traits::from_raw(bits((r & vary) | (fixed & ~vary)));
-  }
-  return v;
 }
 
 // Sizes around every path switch and tile edge of onesweep, for keys and

@@ -4,6 +4,9 @@
 //                  read, leave the input alone, and end in the output
 //   Digits         digit_map against key_order::rank for every key type and
 //                  every bit range, as each kernel extracts them
+//   PassKey        radix::pass_key's offset carry: a bijection that keeps
+//                  the order of keys at or above the base, digits glue to
+//                  rank - base; span_passes
 //   MsdPlan        radix_msd's level plans (every skip pattern), the filing
 //                  of a bucket's children (every key lands in exactly one
 //                  place, runs fit, digits to sort) and the list bounds
@@ -178,6 +181,57 @@ template <class K> class RadixDigits : public ::testing::Test {};
 TYPED_TEST_SUITE(RadixDigits, gpusort_test::key_types, gpusort_test::key_name);
 TYPED_TEST(RadixDigits, GlueToRank) { check_digits<TypeParam>(); }
 TYPED_TEST(RadixDigits, EveryBitRange) { check_digits_every_range<TypeParam>(); }
+
+// "Only the bits that vary" (radix::pass_key): integer keys carried as
+// ordered - base. Carrying is a bijection for any base; over keys whose
+// ordered bits are at least base it keeps their order, and the digits of
+// the carried bits glued together are rank - base; pads rank last in every
+// digit. Floats carry as digit_map does and take no base.
+template <class K> void check_pass_key() {
+  using traits = gpusort::detail::key_traits<K>;
+  using bits = typename traits::bits;
+  std::mt19937_64 rng(29);
+  const int w = traits::width;
+  for (int desc = 0; desc < 2; ++desc) {
+    const gpusort::detail::key_order<K> ord(desc != 0, 0, w);
+    for (int t = 0; t < 200; ++t) {
+      const bits base = rx::pass_key<K>::offsets && t > 0 ? bits(rng()) : bits(0);
+      for (int p = 0; p < rx::pass_count(ord, 8); ++p) {
+        const rx::pass_key<K> pk(rx::digit_map<K>::of(ord, 8, p), base);
+        ASSERT_EQ(pk.of_carried(pk.carried_pad(rx::pad_bits(ord))), pk.digit.mask) << "pad, pass " << p;
+      }
+      for (int i = 0; i < 200; ++i) {
+        const bits a = bits(rng()), b = bits(rng());
+        std::uint64_t glued = 0;
+        for (int p = 0; p < rx::pass_count(ord, 8); ++p) {
+          const rx::pass_key<K> pk(rx::digit_map<K>::of(ord, 8, p), base);
+          ASSERT_EQ(pk.uncarry(pk.carry(a)), a) << "bijection";
+          glued |= std::uint64_t(pk.of_carried(pk.carry(a))) << rx::digit_low(ord, 8, p);
+        }
+        const bits ra = ord.rank(traits::twiddle(a)), rb = ord.rank(traits::twiddle(b));
+        ASSERT_EQ(glued, std::uint64_t(bits(ra - base))) << "desc=" << desc;
+        if (rx::pass_key<K>::offsets && ra >= base && rb >= base) {
+          const rx::pass_key<K> pk(rx::digit_map<K>::of(ord, 8, 0), base);
+          ASSERT_EQ(pk.carry(a) < pk.carry(b), ra < rb) << "order kept";
+        }
+      }
+    }
+  }
+}
+
+template <class K> class RadixPassKey : public ::testing::Test {};
+TYPED_TEST_SUITE(RadixPassKey, gpusort_test::key_types, gpusort_test::key_name);
+TYPED_TEST(RadixPassKey, OffsetCarryKeepsOrder) { check_pass_key<TypeParam>(); }
+
+TEST(RadixOnesweepPlan, SpanPasses) {
+  EXPECT_EQ(os::span_passes(5, 5, 8), 0);
+  EXPECT_EQ(os::span_passes(0, 255, 8), 1);
+  EXPECT_EQ(os::span_passes(0, 256, 8), 2);
+  EXPECT_EQ(os::span_passes(0, ~0ull, 8), 8);
+  // int64 in [-2^31, 2^31), ordered: 4 passes
+  EXPECT_EQ(os::span_passes(0x7FFFFFFF80000000ull, 0x800000007FFFFFFFull, 8), 4);
+  EXPECT_EQ(os::span_passes(0x7FFFFFFF80000000ull, 0x8000000080000000ull, 8), 5);
+}
 
 
 namespace md = gpusort::detail::radix_msd;

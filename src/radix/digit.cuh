@@ -120,6 +120,56 @@ template <class K> struct digit_map {
   }
 };
 
+// The key form one onesweep pass carries (onesweep_pass.cuh), with the
+// offset of "only the bits that vary": an integer order may sort by
+// ordered - base instead of ordered, where base is the least ordered key of
+// the input (found on the device by the first histogram). Subtracting a
+// constant no key is below keeps the order and is a bijection, so the sort
+// is the same; but keys that span a narrow range across a wide carry (small
+// signed integers: ordered 0x7FFF...F8000 to 0x8000...07FFF) then have
+// constant zero top digits, which the launch plan skips. base = 0 is the
+// plain order (any bit range). Integers carry (raw ^ to_ordered) - base: two
+// operations on load and two on store, and a digit is a shift and a mask.
+// Floats keep digit_map's carried form (its -0.0 fold is not a bijection)
+// and never take an offset.
+template <class K> struct pass_key {
+  using traits = key_traits<K>;
+  using bits = typename traits::bits;
+  static constexpr bool offsets = !traits::is_float;
+  // Whether a sort by `ord` may take an offset: integer orders over every bit.
+  GPUSORT_HD static bool offsets_for(const key_order<K>& ord) { return offsets && ord.full_range(); }
+
+  digit_map<K> digit;
+  bits to_ordered = 0;  // integers: raw ^ to_ordered is the ordered bits
+  bits base = 0;        // integers: subtracted from the ordered bits
+
+  GPUSORT_HD pass_key(const digit_map<K>& d, bits offset) : digit(d) {
+    if constexpr (offsets) {
+      to_ordered = bits(traits::twiddle(bits(0)) ^ d.flip);
+      base = offset;
+    }
+  }
+  GPUSORT_HD bits carry(bits raw) const {
+    if constexpr (offsets) return bits(bits(raw ^ to_ordered) - base);
+    else return digit_map<K>::carry(raw);
+  }
+  GPUSORT_HD bits uncarry(bits c) const {
+    if constexpr (offsets) return bits(bits(c + base) ^ to_ordered);
+    else return digit_map<K>::uncarry(c);
+  }
+  GPUSORT_HD unsigned of_carried(bits c) const {
+    if constexpr (offsets) return unsigned(c >> digit.shift) & digit.mask;
+    else return digit.of_carried(c);
+  }
+  // The carried form of a pad (raw bits `pad`, pad_bits below): its digit
+  // is the largest in every pass. Offset integers: all ones, the largest
+  // value there is (the raw pad minus base would not be).
+  GPUSORT_HD bits carried_pad(bits pad) const {
+    if constexpr (offsets) return bits(~bits(0));
+    else return digit_map<K>::carry(pad);
+  }
+};
+
 // Raw bits of a key that ranks last in every digit: pads partial tiles, so
 // pads sort after every real key and stay behind them (stability).
 template <class K> GPUSORT_HD typename key_traits<K>::bits pad_bits(const key_order<K>& ord) {

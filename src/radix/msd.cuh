@@ -70,6 +70,8 @@ template <class K, class P> struct buffers {
   unsigned* lsd_tiles = nullptr;       // [slot]: LSD mode's passes' tile ids
   queue_counter* lsd_count = nullptr;  // LSD mode's one bucket (1) or none (0)
   int* first_level = nullptr;
+  unsigned* hist2 = nullptr;           // [pass][digit] of the offset digits (radix::pass_key)
+  radix_onesweep::key_span* span = nullptr;
   std::size_t zero_bytes = 0;          // first_hist .. first_level, zeroed at the start
   slot_plan* plan = nullptr;           // [level]
   unsigned* hist = nullptr;            // [bucket][digit]
@@ -100,6 +102,10 @@ template <class K, class P> struct buffers {
     lsd_tiles = t.take<unsigned>(std::size_t(levels) + 1);
     lsd_count = t.take<queue_counter>(1);
     first_level = t.take<int>(1);
+    if (radix::pass_key<K>::offsets_for(p.ord) && p.n <= T::lsd_max_keys) {
+      hist2 = t.take<unsigned>(std::size_t(levels) * T::bins);
+      span = t.take<radix_onesweep::key_span>(1);
+    }
     zero_bytes = t.bytes() - zero_at;
     plan = t.take<slot_plan>(std::size_t(levels));
     hist = t.take<unsigned>(bound.buckets * T::bins);
@@ -181,15 +187,26 @@ struct family {
       const std::size_t waves = (p.n + T::pass::hist_wave - 1) / T::pass::hist_wave;
       const unsigned grid = grid_for(p.n, per_block, std::size_t(sms) * T::hist_blocks_per_sm * waves);
       radix_onesweep::histogram_kernel<typename T::pass, K><<<dim3(grid, 1), T::hist_threads, 0, p.stream>>>(
-          p.keys_in, p.n, p.n, digits, b.first_hist);
+          p.keys_in, p.n, p.n, digits, b.first_hist, b.span);
       ctx.check_launch("radix msd first histogram");
     }
     level_state s{b.plan, b.first_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
                   b.levels, T::local_keys, T::alone_keys};
     const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
-    const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_list.list, b.lsd_count, b.lsd_allowed, in_place};
+    const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_list.list, b.lsd_count, b.lsd_allowed, in_place, b.span};
     plan_kernel<T><<<1, T::bins, 0, p.stream>>>(s, b.lists[0].list, p.n, b.plan, lsd);
     ctx.check_launch("radix msd plan");
+    if (b.span) {  // LSD passes over the offset digits, if the plan chose them
+      const std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
+      const std::size_t waves = (p.n + T::pass::hist_wave - 1) / T::pass::hist_wave;
+      const unsigned grid = grid_for(p.n, per_block, std::size_t(sms) * T::hist_blocks_per_sm * waves);
+      radix_onesweep::histogram_kernel<typename T::pass, K, true><<<dim3(grid, 1), T::hist_threads, 0, p.stream>>>(
+          p.keys_in, p.n, p.n, digits, b.hist2, b.span);
+      ctx.check_launch("radix msd offset histogram");
+      radix_onesweep::offset_scan_kernel<typename T::pass><<<1, T::bins, 0, p.stream>>>(
+          b.hist2, b.lsd_base, b.levels, 1, p.n, b.lsd_plan, b.levels + 1, in_place, b.span);
+      ctx.check_launch("radix msd offset scan");
+    }
 
     // LSD mode (the plan chose it, or these launches find no bucket): every
     // varying digit from the lowest, the whole array one bucket
@@ -205,7 +222,7 @@ struct family {
         // the persistent grid: in MSD mode its few blocks leave at once (a
         // grid of one block a tile measured 0.3 ms more on 2^28 u64 keys)
         pass<true>(p, b, b.lsd_list.list, b.lsd_plan, slot, b.lsd_base + std::size_t(pass_of) * T::bins,
-                   b.lsd_tiles + slot, digit, tiles);
+                   b.lsd_tiles + slot, digit, tiles, b.span ? &b.span->base : nullptr);
       }
     }
 
@@ -251,7 +268,7 @@ struct family {
   template <bool PERSISTENT, class K, class P>
   static void pass(const sort_problem<K, P>& p, const buffers<K, P>& b, const segment_list& l, const slot_plan* plan,
                    int slot, unsigned long long* base, unsigned* counter, const radix::digit_map<K>& digit,
-                   std::size_t tiles) {
+                   std::size_t tiles, const unsigned long long* offset = nullptr) {
     using U = typename key_traits<K>::bits;
     using T = tuning<U, P>;
     using Geo = segmented::segment_chains<PERSISTENT>;
@@ -278,6 +295,7 @@ struct family {
     a.next_words = 0;
     a.digit = digit;
     a.pad = radix::pad_bits(p.ord);
+    a.offset = offset;
     kernel<<<grid, T::pass::threads, shared_bytes, p.stream>>>(a);
     ctx.check_launch("radix msd pass");
   }

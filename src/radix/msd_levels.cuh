@@ -94,6 +94,11 @@ struct lsd_state {
   queue_counter* count;     // 1 in LSD mode, 0 otherwise
   bool allowed;             // n small enough (tuning::lsd_max_keys)
   bool in_place;
+  // integer orders over every bit: the keys' span from the first histogram
+  // (radix::pass_key); null otherwise. When the plan takes LSD passes over
+  // ordered - least, it sets span->use and span->base, and the offset
+  // histogram and scan make the passes' bases and plan.
+  radix_onesweep::key_span* span;
 };
 
 // Sum of one float a thread over a block of `bins` threads (thread 0 gets it).
@@ -121,6 +126,9 @@ template <int BINS> __device__ __forceinline__ float block_sum(float x, float* w
 // 1 + msd_level (F1 + F2 + ...) + msd_local passes, LSD one a varying
 // digit (tuning: msd_tuning.cuh). Skewed keys (entropy-reduced, a few
 // varying digits: small integers in u64) go LSD, uniform wide keys MSD.
+// With a span, LSD over the offset digits costs one a digit the span
+// leaves varying plus offset_histogram, and is taken when cheapest (small
+// signed integers: 4 passes instead of 8).
 template <class T>
 __global__ void __launch_bounds__(T::bins)
 plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, lsd_state lsd) {
@@ -175,11 +183,23 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
       share = level == 1 ? F2 : share * ratio;
     }
     use_lsd = float(m) < msd;
+    if (lsd.span) {
+      constexpr unsigned long long width = ~0ull >> (64 - T::max_levels * T::radix_bits);
+      const unsigned long long lo = ~lsd.span->not_lo & width;
+      const int varying = radix_onesweep::span_passes(lo, lsd.span->hi, T::radix_bits);
+      if (varying < m && float(varying) + T::offset_histogram < (use_lsd ? float(m) : msd)) {
+        lsd.span->base = lo;
+        lsd.span->use = 1;
+      }
+    }
   }
-  if (use_lsd) {
-    int skip_lsd[T::max_levels + 1];
-    for (int pass = 0; pass < s.levels; ++pass) skip_lsd[pass] = skip[s.levels - 1 - pass];
-    radix_onesweep::make_plan(skip_lsd, s.levels, s.levels + 1, lsd.in_place, lsd.plan);
+  const bool offset = lsd.span && lsd.span->use;
+  if (use_lsd || offset) {
+    if (!offset) {  // else the offset scan plans
+      int skip_lsd[T::max_levels + 1];
+      for (int pass = 0; pass < s.levels; ++pass) skip_lsd[pass] = skip[s.levels - 1 - pass];
+      radix_onesweep::make_plan(skip_lsd, s.levels, s.levels + 1, lsd.in_place, lsd.plan);
+    }
     lsd.list.begin[0] = 0;
     lsd.list.size[0] = n;
     *lsd.count = 1;

@@ -53,6 +53,10 @@ template <class U, class P> struct tuning {
   static constexpr float msd_level = 1.2f;
   static constexpr float msd_local = 4.0f;
   static constexpr std::size_t lsd_max_keys = std::size_t(1) << 28;
+  // LSD passes over ordered - least (radix::pass_key) first read the keys
+  // once more for the offset digits' histogram: about a quarter of a pass
+  // (one read of the keys against a pass's read and write plus ranking).
+  static constexpr float offset_histogram = 0.25f;
 
   // list, triage and file kernels: one warp a bucket
   static constexpr int list_threads = 256;

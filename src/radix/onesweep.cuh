@@ -9,7 +9,10 @@
 //                      threads up to half that tile, else 512)
 //   otherwise          1. memset: histograms, tile counters, first look-back table
 //                      2. histogram of every pass in one read + scan + plan
-//                         (one launch for n <= fused_max, else two)
+//                         (one launch for n <= fused_max, else two; integer
+//                         orders over every bit add the offset histogram
+//                         and scan, which leave at once unless sorting by
+//                         ordered - least skips more passes: radix::pass_key)
 //                      3. one launch per pass and portion (onesweep_pass.cuh)
 // Portions of less than 2^30 keys (as few as that allows, of equal size) keep
 // look-back counts in 30 bits; positions are 64-bit, so any n works.
@@ -61,6 +64,8 @@ template <class K, class P> struct buffers {
   std::size_t portions = 0, max_tiles = 0;
   unsigned* hist = nullptr;  // [pass][portion][digit]
   unsigned* counters = nullptr;  // [slot][portion]
+  unsigned* hist2 = nullptr;  // [pass][portion][digit] of the offset digits
+  key_span* span = nullptr;
   unsigned* lookback[2] = {nullptr, nullptr};  // [tile][digit], alternating between launches
   unsigned long long* base = nullptr;  // [pass][portion][digit]: portion 0 from the scan, the rest chained
   slot_plan* plan = nullptr;  // [slot]
@@ -77,6 +82,10 @@ template <class K, class P> struct buffers {
     max_tiles = (split.size(0, p.n) + T::tile - 1) / T::tile;  // portion 0 is the biggest
     hist = t.take<unsigned>(std::size_t(passes) * portions * T::bins);
     counters = t.take<unsigned>(std::size_t(slots) * portions);
+    if (radix::pass_key<K>::offsets_for(p.ord) && p.n > T::fused_max) {
+      hist2 = t.take<unsigned>(std::size_t(passes) * portions * T::bins);
+      span = t.take<key_span>(1);
+    }
     lookback[0] = t.take<unsigned>(max_tiles * T::bins);
     zero_bytes = t.bytes();
     lookback[1] = t.take<unsigned>(max_tiles * T::bins);
@@ -151,10 +160,20 @@ struct family {
       const std::size_t waves = (p.n + T::hist_wave - 1) / T::hist_wave;
       const std::size_t most = (std::size_t(sm_count(ctx)) * T::hist_blocks_per_sm * waves + b.portions - 1) / b.portions;
       const dim3 grid(unsigned(wanted < most ? wanted : most), unsigned(b.portions));
-      histogram_kernel<T, K><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, split.keys, digits, b.hist);
+      histogram_kernel<T, K><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, split.keys, digits, b.hist,
+                                                                     b.span);
       ctx.check_launch("radix onesweep histogram");
-      scan_kernel<T><<<1, T::bins, 0, p.stream>>>(b.hist, b.base, passes, b.portions, p.n, b.plan, slots, in_place);
+      scan_kernel<T><<<1, T::bins, 0, p.stream>>>(b.hist, b.base, passes, b.portions, p.n, b.plan, slots, in_place,
+                                                  b.span);
       ctx.check_launch("radix onesweep scan");
+      if (b.span) {
+        histogram_kernel<T, K, true><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, split.keys, digits,
+                                                                           b.hist2, b.span);
+        ctx.check_launch("radix onesweep offset histogram");
+        offset_scan_kernel<T><<<1, T::bins, 0, p.stream>>>(b.hist2, b.base, passes, b.portions, p.n, b.plan, slots,
+                                                           in_place, b.span);
+        ctx.check_launch("radix onesweep offset scan");
+      }
     }
 
     // one launch per slot and portion
@@ -184,6 +203,7 @@ struct family {
       a.next_words = e + 1 < launches ? tiles_of((q + 1) % b.portions) * T::bins : 0;
       a.digit = digits.pass[pass];
       a.pad = radix::pad_bits(p.ord);
+      a.offset = b.span ? &b.span->base : nullptr;
       kernel<<<unsigned(tiles_of(q)), T::threads, shared_bytes, p.stream>>>(a);
       ctx.check_launch("radix onesweep pass");
     }

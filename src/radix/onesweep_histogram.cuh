@@ -16,6 +16,13 @@
 //              launch (onesweep_plan.hpp), and every launch is made and
 //              reads its entry: skip (all blocks return at once), sort one
 //              digit src -> dst, or copy src -> dst.
+//   offset     integer orders over every bit: the first histogram also
+//              finds the keys' span (key_span, onesweep_plan.hpp); where
+//              sorting by ordered - least leaves fewer varying digits, the
+//              scan says so instead of planning, a second histogram counts
+//              the offset digits and a second scan plans from them. Both
+//              are launched every time and leave at once when the plain
+//              digits are kept (about 2 x 2 us).
 // For few keys, one block does the histogram and the scan in one launch.
 #pragma once
 
@@ -34,18 +41,28 @@ template <class K, int MAX_PASSES> struct pass_digits {
   int passes;
 };
 
-// Shared counters of one block: [pass][digit]. Chunks of threads x I keys,
-// strided over [begin, end); whole chunks load with no guard (a guard per
-// item made ptxas keep a predicate per item, as in the pass kernel's load).
-template <class T, class K>
+// Shared counters of one block: [pass][digit] of ordered - base. Chunks of
+// threads x I keys, strided over [begin, end); whole chunks load with no
+// guard (a guard per item made ptxas keep a predicate per item, as in the
+// pass kernel's load). With TRACK, the thread's max of ~ordered and of
+// ordered in not_lo and hi.
+template <class T, class K, bool TRACK = false>
 __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits* keys, std::size_t begin,
                                              std::size_t end, std::size_t stride,
                                              const pass_digits<K, T::max_passes>& d, unsigned* counts,
-                                             int threads) {
+                                             int threads, typename key_traits<K>::bits base = 0,
+                                             typename key_traits<K>::bits* not_lo = nullptr,
+                                             typename key_traits<K>::bits* hi = nullptr) {
   using U = typename key_traits<K>::bits;
   constexpr int I = T::hist_items;
   auto count = [&](U key) {
-    const U t = d.pass[0].ordered(key);
+    const U o = d.pass[0].ordered(key);
+    if constexpr (TRACK) {
+      const U not_o = U(~o);
+      if (not_o > *not_lo) *not_lo = not_o;
+      if (o > *hi) *hi = o;
+    }
+    const U t = U(o - base);
 #pragma unroll
     for (int p = 0; p < T::max_passes; ++p)
       if (p < d.passes) atomicAdd(&counts[p * T::bins + d.pass[p].from_ordered(t)], 1u);
@@ -69,22 +86,46 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
 }
 
 // grid (blocks per portion, portions of portion_keys keys, the last one
-// shorter): hist[pass][portion][digit] += counts.
-template <class T, class K>
+// shorter): hist[pass][portion][digit] += counts. span: null, or the first
+// histogram of an integer order over every bit (SECOND false: also find the
+// keys' span), or the offset histogram (SECOND: the digits of ordered -
+// span->base, every block leaving at once unless span->use).
+template <class T, class K, bool SECOND = false>
 __global__ void __launch_bounds__(T::hist_threads)
 histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_digits<K, T::max_passes> d,
-                 unsigned* hist) {
+                 unsigned* hist, key_span* span = nullptr) {
+  using U = typename key_traits<K>::bits;
   __shared__ unsigned counts[T::max_passes * T::bins];
+  __shared__ unsigned long long block_span[2];
+  U base = 0;
+  if constexpr (SECOND) {
+    if (!span->use) return;
+    base = U(span->base);
+  }
   const int words = d.passes * T::bins;
   for (int i = threadIdx.x; i < words; i += T::hist_threads) counts[i] = 0;
+  if (threadIdx.x < 2) block_span[threadIdx.x] = 0;
   __syncthreads();
   const std::size_t portion = blockIdx.y, portions = gridDim.y;
   const std::size_t begin = portion * portion_keys;
   const std::size_t end = n - begin < portion_keys ? n : begin + portion_keys;
   constexpr std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
-  count_digits<T, K>(reinterpret_cast<const typename key_traits<K>::bits*>(keys), begin + blockIdx.x * per_block,
-                     end, per_block * gridDim.x, d, counts, T::hist_threads);
+  const U* from = reinterpret_cast<const U*>(keys);
+  const std::size_t at = begin + blockIdx.x * per_block, stride = per_block * gridDim.x;
+  constexpr bool tracks = !SECOND && radix::pass_key<K>::offsets;
+  if (tracks && span) {
+    U not_lo = 0, hi = 0;
+    count_digits<T, K, tracks>(from, at, end, stride, d, counts, T::hist_threads, 0, &not_lo, &hi);
+    atomicMax(&block_span[0], (unsigned long long)not_lo);
+    atomicMax(&block_span[1], (unsigned long long)hi);
+  } else {
+    count_digits<T, K>(from, at, end, stride, d, counts, T::hist_threads, base);
+  }
   __syncthreads();
+  if (tracks && span && threadIdx.x < 2) {
+    const unsigned long long v = block_span[threadIdx.x];
+    if (v) atomicMax(threadIdx.x == 0 ? &span->not_lo : &span->hi, v);
+  }
   for (int i = threadIdx.x; i < words; i += T::hist_threads) {
     const int p = i / T::bins, b = i % T::bins;
     if (counts[i]) atomicAdd(&hist[(p * portions + portion) * T::bins + b], counts[i]);
@@ -93,12 +134,16 @@ histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_di
 
 // One block of T::bins threads: bases and the launch plan (see the header).
 // hist may be in global or shared memory.
+// With span (the first scan of an offset-capable order), the plan is made
+// only if the offset does not pay; otherwise span->use and span->base are set
+// and the offset scan plans.
 template <class T>
 __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned long long* base, int passes,
                                               std::size_t portions, std::size_t n, slot_plan* plan, int slots,
-                                              bool in_place) {
+                                              bool in_place, key_span* span = nullptr) {
   __shared__ unsigned long long warp_sums[T::bins / 32];
   __shared__ int skip[T::max_passes];
+  __shared__ int offset;
   const int b = threadIdx.x;
   for (int p = 0; p < passes; ++p) {
     const unsigned* h = hist + std::size_t(p) * portions * T::bins + b;
@@ -109,14 +154,39 @@ __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned lon
     if (b == 0) skip[p] = constant;
   }
   __syncthreads();
-  if (b == 0) make_plan(skip, passes, slots, in_place, plan);
+  if (b == 0) {
+    offset = 0;
+    if (span) {
+      int varying = 0;
+      for (int p = 0; p < passes; ++p) varying += !skip[p];
+      // not_lo holds ~least in the key's width
+      const unsigned long long lo = ~span->not_lo & (~0ull >> (64 - T::max_passes * T::radix_bits));
+      offset = span_passes(lo, span->hi, T::radix_bits) < varying;
+      if (offset) {
+        span->base = lo;
+        span->use = 1;
+      }
+    }
+    if (!offset) make_plan(skip, passes, slots, in_place, plan);
+  }
 }
 
-// After histogram_kernel: one block of T::bins threads.
+// After histogram_kernel: one block of T::bins threads. span: as for
+// scan_and_plan.
 template <class T>
 __global__ void __launch_bounds__(T::bins)
 scan_kernel(const unsigned* hist, unsigned long long* base, int passes, std::size_t portions, std::size_t n,
-            slot_plan* plan, int slots, bool in_place) {
+            slot_plan* plan, int slots, bool in_place, key_span* span = nullptr) {
+  scan_and_plan<T>(hist, base, passes, portions, n, plan, slots, in_place, span);
+}
+
+// After the offset histogram: the bases and plan of the offset digits, if
+// the first scan chose them.
+template <class T>
+__global__ void __launch_bounds__(T::bins)
+offset_scan_kernel(const unsigned* hist, unsigned long long* base, int passes, std::size_t portions, std::size_t n,
+                   slot_plan* plan, int slots, bool in_place, const key_span* span) {
+  if (!span->use) return;
   scan_and_plan<T>(hist, base, passes, portions, n, plan, slots, in_place);
 }
 

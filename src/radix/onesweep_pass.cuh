@@ -83,6 +83,9 @@ template <class K, class P, class Geo = portion_tiles> struct pass_args {
   std::size_t next_words;
   radix::digit_map<K> digit;
   U pad;
+  // Integer keys: the base subtracted from the ordered bits (radix::pass_key),
+  // read on the device; null: none
+  const unsigned long long* offset;
 };
 
 // Shared memory of one block: the key exchange, the value exchange, the
@@ -154,7 +157,7 @@ __device__ __forceinline__ void look_back(const pass_args<K, P, Geo>& a, unsigne
 
 // One tile of one pass: load, rank, look-back, scatter (see the header).
 template <class T, class K, class P, class Geo, class Shared>
-__device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const Shared& s,
+__device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const radix::pass_key<K>& pk, const Shared& s,
                                           const typename key_traits<K>::bits* src, typename key_traits<K>::bits* dst,
                                           const P* vsrc, P* vdst, unsigned tile, const tile_place& w) {
   using U = typename key_traits<K>::bits;
@@ -165,24 +168,23 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const S
   const bool full = valid == unsigned(T::tile);
   const std::size_t first = w.first;  // global index of slot 0
 
-  // load, in carried form (digit_map::carry: the twiddle once per key, not
-  // once per digit extraction; identity for unsigned keys). Values are
+  // load, in carried form (radix::pass_key: the twiddle, or the offset, once
+  // per key, not once per digit extraction). Values are
   // loaded with the keys, so their latency hides under the ranking: they
   // take the registers a rank array would.
   // Full tiles take the unguarded load (block/striped.cuh).
-  using dmap = radix::digit_map<K>;
   U key[I];
   P val[pairs ? I : 1];
   const U* tile_keys = src + first;
   const P* tile_vals = pairs ? vsrc + first : vsrc;
   if (full) {
     block::for_striped<true, I>(int(valid), [&](int i, unsigned slot, bool) {
-      key[i] = dmap::carry(tile_keys[slot]);
+      key[i] = pk.carry(tile_keys[slot]);
       if constexpr (pairs) val[i] = tile_vals[slot];
     });
   } else {
     block::for_striped<false, I>(int(valid), [&](int i, unsigned slot, bool live) {
-      key[i] = dmap::carry(live ? tile_keys[slot] : a.pad);
+      key[i] = live ? pk.carry(tile_keys[slot]) : pk.carried_pad(a.pad);
       if constexpr (pairs)
         if (live) val[i] = tile_vals[slot];
     });
@@ -193,7 +195,7 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const S
   unsigned counts[BPT], starts[BPT];
   unsigned* row = a.lookback + std::size_t(tile) * T::bins;
   const bool ranked = ranker::rank_each(
-      *s.rank, [&](int i) { return a.digit.of_carried(key[i]); },
+      *s.rank, [&](int i) { return pk.of_carried(key[i]); },
       [&](int i, unsigned r) {
         s.keys[r] = key[i];
         if constexpr (pairs) s.vals[r] = val[i];
@@ -212,7 +214,7 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const S
 
   if (!ranked) {
     // every key of the tile (pads included) has digit d: store it straight through
-    const unsigned d = a.digit.of_carried(key[0]);
+    const unsigned d = pk.of_carried(key[0]);
 #pragma unroll
     for (int u = 0; u < BPT; ++u) starts[u] = 0;
     look_back<T>(a, tile, w, counts, starts, s.global);  // look-back
@@ -222,7 +224,7 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const S
     for (int i = 0; i < I; ++i) {
       const unsigned slot = ranker::slot(i);
       if (full || slot < valid) {
-        dst[out + slot] = dmap::uncarry(key[i]);
+        dst[out + slot] = pk.uncarry(key[i]);
         if constexpr (pairs) vdst[out + slot] = val[i];
       }
     }
@@ -240,8 +242,8 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const S
   auto scatter = [&](int u) {
     const unsigned i = threadIdx.x + unsigned(u) * T::threads;
     const U k = s.keys[i];
-    const unsigned long long at = s.global[a.digit.of_carried(k)] + i;
-    dst[at] = dmap::uncarry(k);
+    const unsigned long long at = s.global[pk.of_carried(k)] + i;
+    dst[at] = pk.uncarry(k);
     if constexpr (pairs) vdst[at] = s.vals[i];
   };
   if (full) {
@@ -297,6 +299,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
     return;
   }
 
+  const radix::pass_key<K> pk(a.digit, a.offset ? U(*a.offset) : U(0));
   __syncthreads();  // the tile id is in shared memory
   // A persistent grid (Geo::persistent(): the segmented geometry when its
   // host bound on tiles is mostly tiles that are not there) takes tile ids
@@ -312,7 +315,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
     unsigned next = 0;
     if constexpr (Geo::persistent())
       if (threadIdx.x == 0) next = atomicAdd(a.counter, 1u);
-    pass_tile<T>(a, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile));
+    pass_tile<T>(a, pk, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile));
     if constexpr (!Geo::persistent()) return;
     if (threadIdx.x == 0) s.tile[1 + (k & 1)] = next;
     __syncthreads();  // the next tile reuses shared memory; its id is there

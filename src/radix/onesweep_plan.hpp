@@ -48,6 +48,28 @@ GPUSORT_HD void make_plan(const int* skip, int passes, int slots, bool in_place,
   }
 }
 
+// "Only the bits that vary" (radix::pass_key): the first histogram also
+// finds the least and greatest ordered key of an integer order over every
+// bit (as maxima of ~ordered and ordered, so that zeroed words start them);
+// the plan then sorts by ordered - least when that leaves fewer digits that
+// vary than the histograms show. Small signed integers in int64 vary in
+// every digit ([-2^31, 2^31) orders as 0x7FFFFFFF80000000 ..
+// 0x800000007FFFFFFF: 8 passes) but span 2^32 values (4 passes).
+struct key_span {
+  unsigned long long not_lo;  // max of ~ordered
+  unsigned long long hi;      // max of ordered
+  unsigned long long base;    // what the passes subtract: the least key, or 0
+  int use;                    // the offset histograms and plan are the ones to use
+};
+
+// Passes of radix_bits-bit digits that the span [lo, hi] leaves varying,
+// for keys whose width is a multiple of radix_bits (every carrier).
+GPUSORT_HD int span_passes(unsigned long long lo, unsigned long long hi, int radix_bits) {
+  int bits = 0;
+  for (unsigned long long s = hi - lo; s != 0; s >>= 1) ++bits;
+  return (bits + radix_bits - 1) / radix_bits;
+}
+
 // Look-back word of one (tile, digit): 0 until the tile publishes it; then
 // the tile's count of the digit (aggregate), later replaced by the count of
 // the digit in every tile up to this one (inclusive). One 32-bit store
