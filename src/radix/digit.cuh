@@ -139,22 +139,20 @@ template <class K> struct pass_key {
   // Whether a sort by `ord` may take an offset: integer orders over every bit.
   GPUSORT_HD static bool offsets_for(const key_order<K>& ord) { return offsets && ord.full_range(); }
 
-  digit_map<K> digit;
-  bits to_ordered = 0;  // integers: raw ^ to_ordered is the ordered bits
-  bits base = 0;        // integers: subtracted from the ordered bits
+  const digit_map<K>& digit;  // the kernel's own (its parameter: no registers)
+  bits base = 0;              // integers: subtracted from the ordered bits
 
   GPUSORT_HD pass_key(const digit_map<K>& d, bits offset) : digit(d) {
-    if constexpr (offsets) {
-      to_ordered = bits(traits::twiddle(bits(0)) ^ d.flip);
-      base = offset;
-    }
+    if constexpr (offsets) base = offset;
   }
+  // integers: raw ^ to_ordered() is the ordered bits
+  GPUSORT_HD bits to_ordered() const { return bits(traits::twiddle(bits(0)) ^ digit.flip); }
   GPUSORT_HD bits carry(bits raw) const {
-    if constexpr (offsets) return bits(bits(raw ^ to_ordered) - base);
+    if constexpr (offsets) return bits(bits(raw ^ to_ordered()) - base);
     else return digit_map<K>::carry(raw);
   }
   GPUSORT_HD bits uncarry(bits c) const {
-    if constexpr (offsets) return bits(bits(c + base) ^ to_ordered);
+    if constexpr (offsets) return bits(bits(c + base) ^ to_ordered());
     else return digit_map<K>::uncarry(c);
   }
   GPUSORT_HD unsigned of_carried(bits c) const {
