@@ -6,7 +6,9 @@
 // against cub::DeviceRadixSort: keys and pairs (value = index), both orders,
 // in place and not, at sizes around the paths that take the offset
 // (onesweep above its fused histogram, radix_msd above its local sort) and
-// spans from one value to the whole width.
+// spans from one value to the whole width. The same watch of the first
+// histogram finds sorted input, whose passes are all skipped: sorted keys of
+// every type, and sorted keys with one pair out of order.
 #include "gpu_radix_input.hpp"
 #include "radix/msd_tuning.cuh"
 #include "radix/onesweep_tuning.cuh"
@@ -71,10 +73,46 @@ template <class K> void test_spans(algorithm algo) {
   }
 }
 
+// Sorted input (the first histogram's watch): every pass skipped, a copy or
+// nothing in place. Sorted keys of every type (ties included), a sorted
+// prefix with one key out of place at the end and at a warp's edge, a bit
+// range under which the keys are sorted though their whole bits are not,
+// and descending input under a descending order.
+template <class K> void test_sorted(algorithm algo) {
+  constexpr int w = t::width_of<K>;
+  std::size_t step = 0;
+  for (std::size_t n : {std::size_t(40001), std::size_t(300007), (std::size_t(1) << 21) + 5})
+    for (bool pairs : {false, true}) {
+      const bool in_place = step++ % 2 == 1;
+      for (auto dir : t::both_orders) {
+        const auto opt = t::make_options(dir, 0, -1, algo);
+        const auto in = t::h::reference_sort<K>(t::h::generate<K>(t::h::dist::few_unique, n, 13000 + n), opt);
+        GPUSORT_CASE(t::run_input<K>(algo, in, dir, 0, -1, pairs, in_place,
+                                     t::describe<K>("sorted", n, dir, pairs, in_place, algo)));
+        for (std::size_t at : {n - 1, std::size_t(32), std::size_t(31), n / 2 + 1}) {
+          auto broken = in;  // the last key in order before the first: out of order
+          broken[at - 1] = in[n - 1];
+          broken[at] = in[0];
+          GPUSORT_CASE(t::run_input<K>(algo, broken, dir, 0, -1, pairs, in_place,
+                                       t::describe<K>(("sorted but " + std::to_string(at)).c_str(), n, dir, pairs,
+                                                      in_place, algo)));
+        }
+      }
+    }
+  // sorted by bits [w/2, w) only: the low halves are random
+  const auto opt = t::make_options(gpusort::order::ascending, w / 2, w, algo);
+  const auto in = t::h::reference_sort<K>(t::raw_keys<K>(300007, 13900, [](std::uint64_t r) { return r; }), opt);
+  GPUSORT_CASE(t::run_input<K>(algo, in, gpusort::order::ascending, w / 2, w, true, false,
+                               t::describe<K>("sorted in its bit range", in.size(), gpusort::order::ascending, true,
+                                              false, algo)));
+}
+
 template <class K> class GpuRadixOffset : public t::gpu_test {};
 TYPED_TEST_SUITE(GpuRadixOffset, t::key_types, t::key_name);
 TYPED_TEST(GpuRadixOffset, Onesweep) { test_spans<TypeParam>(algorithm::radix_onesweep); }
 TYPED_TEST(GpuRadixOffset, Msd) { test_spans<TypeParam>(algorithm::radix_msd); }
+TYPED_TEST(GpuRadixOffset, SortedOnesweep) { test_sorted<TypeParam>(algorithm::radix_onesweep); }
+TYPED_TEST(GpuRadixOffset, SortedMsd) { test_sorted<TypeParam>(algorithm::radix_msd); }
 
 // Small cases that take the offset, for compute-sanitizer (memcheck,
 // racecheck): `--gtest_filter='GpuSanitizeOffset.*'`. Small signed values

@@ -5,7 +5,8 @@
 //
 //   1. first histogram   every digit's counts in one read (onesweep's
 //                        histogram kernel): digits that all keys share are
-//                        skipped (small integers in u64 start lower)
+//                        skipped (small integers in u64 start lower), and
+//                        sorted input skips every digit (one copy run)
 //   2. MSD levels        level j splits every bucket still larger than a
 //                        local sort by digit D - 1 - j: histogram, triage,
 //                        one onesweep pass over all of the level's buckets
@@ -102,10 +103,9 @@ template <class K, class P> struct buffers {
     lsd_tiles = t.take<unsigned>(std::size_t(levels) + 1);
     lsd_count = t.take<queue_counter>(1);
     first_level = t.take<int>(1);
-    if (radix::pass_key<K>::offsets_for(p.ord) && p.n <= T::lsd_max_keys) {
+    span = t.take<radix_onesweep::key_span>(1);
+    if (radix::pass_key<K>::offsets_for(p.ord) && p.n <= T::lsd_max_keys)
       hist2 = t.take<unsigned>(std::size_t(levels) * T::bins);
-      span = t.take<radix_onesweep::key_span>(1);
-    }
     zero_bytes = t.bytes() - zero_at;
     plan = t.take<slot_plan>(std::size_t(levels));
     hist = t.take<unsigned>(bound.buckets * T::bins);
@@ -180,6 +180,7 @@ struct family {
     // 1. first histogram, plan, level 0
     radix_onesweep::pass_digits<K, T::pass::max_passes> digits{};
     digits.passes = b.levels;
+    digits.ord = p.ord;
     for (int i = 0; i < b.levels; ++i) digits.pass[i] = radix::digit_map<K>::of(p.ord, T::radix_bits, i);
     {
       // onesweep's grid: its resident blocks once per hist_wave keys
@@ -193,10 +194,11 @@ struct family {
     level_state s{b.plan, b.first_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
                   b.levels, T::local_keys, T::alone_keys};
     const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
-    const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_list.list, b.lsd_count, b.lsd_allowed, in_place, b.span};
+    const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_list.list, b.lsd_count, b.lsd_allowed, in_place, b.span,
+                        b.hist2 != nullptr};
     plan_kernel<T><<<1, T::bins, 0, p.stream>>>(s, b.lists[0].list, p.n, b.plan, lsd);
     ctx.check_launch("radix msd plan");
-    if (b.span) {  // LSD passes over the offset digits, if the plan chose them
+    if (b.hist2) {  // LSD passes over the offset digits, if the plan chose them
       const std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
       const std::size_t waves = (p.n + T::pass::hist_wave - 1) / T::pass::hist_wave;
       const unsigned grid = grid_for(p.n, per_block, std::size_t(sms) * T::hist_blocks_per_sm * waves);
@@ -222,7 +224,7 @@ struct family {
         // the persistent grid: in MSD mode its few blocks leave at once (a
         // grid of one block a tile measured 0.3 ms more on 2^28 u64 keys)
         pass<true>(p, b, b.lsd_list.list, b.lsd_plan, slot, b.lsd_base + std::size_t(pass_of) * T::bins,
-                   b.lsd_tiles + slot, digit, tiles, b.span ? &b.span->base : nullptr);
+                   b.lsd_tiles + slot, digit, tiles, b.hist2 ? &b.span->base : nullptr);
       }
     }
 

@@ -94,11 +94,13 @@ struct lsd_state {
   queue_counter* count;     // 1 in LSD mode, 0 otherwise
   bool allowed;             // n small enough (tuning::lsd_max_keys)
   bool in_place;
-  // integer orders over every bit: the keys' span from the first histogram
-  // (radix::pass_key); null otherwise. When the plan takes LSD passes over
+  // the first histogram's watch: whether the keys are sorted (then every
+  // digit is skipped), and for integer orders over every bit (offsets) their
+  // span (radix::pass_key). When the plan takes LSD passes over
   // ordered - least, it sets span->use and span->base, and the offset
   // histogram and scan make the passes' bases and plan.
   radix_onesweep::key_span* span;
+  bool offsets;
 };
 
 // Sum of one float a thread over a block of `bins` threads (thread 0 gets it).
@@ -137,10 +139,11 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   __shared__ float warp_sums[T::bins / 32];
   __shared__ unsigned long long scan_sums[T::bins / 32];
   const int b = threadIdx.x;
+  const bool sorted = lsd.span && !lsd.span->unsorted;  // the identity: a copy run
   for (int j = 0; j < s.levels; ++j) {
     const int pass = s.levels - 1 - j;
     const int constant = __syncthreads_or(s.first_hist[pass * T::bins + b] == n);
-    if (b == 0) skip[j] = constant;
+    if (b == 0) skip[j] = constant || sorted;
   }
   // LSD mode's bases: every pass's exclusive scan (used only in LSD mode;
   // above lsd_max_keys LSD mode has no buffers)
@@ -183,7 +186,7 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
       share = level == 1 ? F2 : share * ratio;
     }
     use_lsd = float(m) < msd;
-    if (lsd.span) {
+    if (lsd.offsets) {
       constexpr unsigned long long width = ~0ull >> (64 - T::max_levels * T::radix_bits);
       const unsigned long long lo = ~lsd.span->not_lo & width;
       const int varying = radix_onesweep::span_passes(lo, lsd.span->hi, T::radix_bits);
@@ -193,7 +196,7 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
       }
     }
   }
-  const bool offset = lsd.span && lsd.span->use;
+  const bool offset = lsd.offsets && lsd.span->use;
   if (use_lsd || offset) {
     if (!offset) {  // else the offset scan plans
       int skip_lsd[T::max_levels + 1];

@@ -8,6 +8,8 @@
 //                      256 or 256 x 16 threads x items by n; others: 256
 //                      threads up to half that tile, else 512)
 //   otherwise          1. memset: histograms, tile counters, first look-back table
+//                      (the first histogram also finds sorted input, whose
+//                      passes are all skipped: key_span)
 //                      2. histogram of every pass in one read + scan + plan
 //                         (one launch for n <= fused_max, else two; integer
 //                         orders over every bit add the offset histogram
@@ -82,10 +84,9 @@ template <class K, class P> struct buffers {
     max_tiles = (split.size(0, p.n) + T::tile - 1) / T::tile;  // portion 0 is the biggest
     hist = t.take<unsigned>(std::size_t(passes) * portions * T::bins);
     counters = t.take<unsigned>(std::size_t(slots) * portions);
-    if (radix::pass_key<K>::offsets_for(p.ord) && p.n > T::fused_max) {
+    if (p.n > T::fused_max) span = t.take<key_span>(1);
+    if (radix::pass_key<K>::offsets_for(p.ord) && p.n > T::fused_max)
       hist2 = t.take<unsigned>(std::size_t(passes) * portions * T::bins);
-      span = t.take<key_span>(1);
-    }
     lookback[0] = t.take<unsigned>(max_tiles * T::bins);
     zero_bytes = t.bytes();
     lookback[1] = t.take<unsigned>(max_tiles * T::bins);
@@ -150,6 +151,7 @@ struct family {
     // histograms, scan, plan
     pass_digits<K, T::max_passes> digits{};
     digits.passes = passes;
+    digits.ord = p.ord;
     for (int i = 0; i < passes; ++i) digits.pass[i] = radix::digit_map<K>::of(p.ord, T::radix_bits, i);
     if (p.n <= T::fused_max) {
       histogram_scan_kernel<T, K><<<1, T::bins, 0, p.stream>>>(p.keys_in, p.n, digits, b.base, b.plan, slots, in_place);
@@ -164,9 +166,9 @@ struct family {
                                                                      b.span);
       ctx.check_launch("radix onesweep histogram");
       scan_kernel<T><<<1, T::bins, 0, p.stream>>>(b.hist, b.base, passes, b.portions, p.n, b.plan, slots, in_place,
-                                                  b.span);
+                                                  b.span, b.hist2 != nullptr);
       ctx.check_launch("radix onesweep scan");
-      if (b.span) {
+      if (b.hist2) {
         histogram_kernel<T, K, true><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, split.keys, digits,
                                                                            b.hist2, b.span);
         ctx.check_launch("radix onesweep offset histogram");
@@ -203,7 +205,7 @@ struct family {
       a.next_words = e + 1 < launches ? tiles_of((q + 1) % b.portions) * T::bins : 0;
       a.digit = digits.pass[pass];
       a.pad = radix::pad_bits(p.ord);
-      a.offset = b.span ? &b.span->base : nullptr;
+      a.offset = b.hist2 ? &b.span->base : nullptr;
       kernel<<<unsigned(tiles_of(q)), T::threads, shared_bytes, p.stream>>>(a);
       ctx.check_launch("radix onesweep pass");
     }

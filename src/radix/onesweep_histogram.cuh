@@ -35,38 +35,56 @@
 
 namespace gpusort::detail::radix_onesweep {
 
-// The digits of every pass of one sort call.
+// The digits of every pass of one sort call, and its order (the ranks the
+// first histogram compares to find sorted input).
 template <class K, int MAX_PASSES> struct pass_digits {
   radix::digit_map<K> pass[MAX_PASSES];
   int passes;
+  key_order<K> ord;
+  // the rank of ordered bits (digit_map::ordered): the order's bit range
+  GPUSORT_HD typename key_traits<K>::bits rank_of(typename key_traits<K>::bits o) const {
+    return typename key_traits<K>::bits(typename key_traits<K>::bits(o >> ord.shift) & ord.mask);
+  }
+};
+
+// What the first histogram learns besides the counts, per thread: the
+// ordered keys' span (integers; as maxima of ~ordered and ordered) and
+// whether a key ranks below the one before it.
+template <class U> struct key_watch {
+  U not_lo = 0, hi = 0;
+  bool unsorted = false;
 };
 
 // Shared counters of one block: [pass][digit] of ordered - base. Chunks of
 // threads x I keys, strided over [begin, end); whole chunks load with no
 // guard (a guard per item made ptxas keep a predicate per item, as in the
-// pass kernel's load). With TRACK, the thread's max of ~ordered and of
-// ordered in not_lo and hi.
-template <class T, class K, bool TRACK = false>
+// pass kernel's load). With a watch (the first histogram): the span and
+// the order of each key against the next one of the n keys (the next lane's,
+// by a shuffle; a warp's last lane and partial chunks load it).
+template <class T, class K, bool WATCH = false>
 __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits* keys, std::size_t begin,
                                              std::size_t end, std::size_t stride,
                                              const pass_digits<K, T::max_passes>& d, unsigned* counts,
                                              int threads, typename key_traits<K>::bits base = 0,
-                                             typename key_traits<K>::bits* not_lo = nullptr,
-                                             typename key_traits<K>::bits* hi = nullptr) {
+                                             key_watch<typename key_traits<K>::bits>* watch = nullptr,
+                                             std::size_t n = 0) {
   using U = typename key_traits<K>::bits;
+  using W = std::conditional_t<sizeof(U) == 8, unsigned long long, unsigned>;  // shuffled width
   constexpr int I = T::hist_items;
   auto count = [&](U key) {
     const U o = d.pass[0].ordered(key);
-    if constexpr (TRACK) {
+    if constexpr (WATCH && radix::pass_key<K>::offsets) {
       const U not_o = U(~o);
-      if (not_o > *not_lo) *not_lo = not_o;
-      if (o > *hi) *hi = o;
+      if (not_o > watch->not_lo) watch->not_lo = not_o;
+      if (o > watch->hi) watch->hi = o;
     }
     const U t = U(o - base);
 #pragma unroll
     for (int p = 0; p < T::max_passes; ++p)
       if (p < d.passes) atomicAdd(&counts[p * T::bins + d.pass[p].from_ordered(t)], 1u);
+    return o;
   };
+  auto rank_at = [&](std::size_t g) { return d.rank_of(d.pass[0].ordered(keys[g])); };
   const std::size_t chunk = std::size_t(I) * threads;
   for (std::size_t at = begin; at < end; at += stride) {
     const U* from = keys + at + threadIdx.x;
@@ -75,21 +93,36 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
 #pragma unroll
       for (int i = 0; i < I; ++i) k[i] = from[std::size_t(i) * threads];
 #pragma unroll
-      for (int i = 0; i < I; ++i) count(k[i]);
+      for (int i = 0; i < I; ++i) {
+        const U o = count(k[i]);
+        if constexpr (WATCH) {
+          const U r = d.rank_of(o);
+          U next = U(__shfl_down_sync(0xFFFFFFFFu, W(r), 1));
+          const std::size_t g = at + threadIdx.x + std::size_t(i) * threads;
+          if ((threadIdx.x & 31u) == 31u) next = g + 1 < n ? rank_at(g + 1) : r;
+          watch->unsorted |= next < r;
+        }
+      }
     } else {
       const unsigned left = unsigned(end - at);
 #pragma unroll
       for (int i = 0; i < I; ++i)
-        if (unsigned(i * threads) + threadIdx.x < left) count(from[std::size_t(i) * threads]);
+        if (unsigned(i * threads) + threadIdx.x < left) {
+          const U o = count(from[std::size_t(i) * threads]);
+          if constexpr (WATCH) {
+            const std::size_t g = at + threadIdx.x + std::size_t(i) * threads;
+            if (g + 1 < n) watch->unsorted |= rank_at(g + 1) < d.rank_of(o);
+          }
+        }
     }
   }
 }
 
 // grid (blocks per portion, portions of portion_keys keys, the last one
-// shorter): hist[pass][portion][digit] += counts. span: null, or the first
-// histogram of an integer order over every bit (SECOND false: also find the
-// keys' span), or the offset histogram (SECOND: the digits of ordered -
-// span->base, every block leaving at once unless span->use).
+// shorter): hist[pass][portion][digit] += counts. span: null, or (SECOND
+// false) the first histogram's watch: also find the keys' span (integers)
+// and whether they are sorted; or (SECOND) the offset histogram: the digits
+// of ordered - span->base, every block leaving at once unless span->use.
 template <class T, class K, bool SECOND = false>
 __global__ void __launch_bounds__(T::hist_threads)
 histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_digits<K, T::max_passes> d,
@@ -112,19 +145,25 @@ histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_di
   constexpr std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
   const U* from = reinterpret_cast<const U*>(keys);
   const std::size_t at = begin + blockIdx.x * per_block, stride = per_block * gridDim.x;
-  constexpr bool tracks = !SECOND && radix::pass_key<K>::offsets;
-  if (tracks && span) {
-    U not_lo = 0, hi = 0;
-    count_digits<T, K, tracks>(from, at, end, stride, d, counts, T::hist_threads, 0, &not_lo, &hi);
-    atomicMax(&block_span[0], (unsigned long long)not_lo);
-    atomicMax(&block_span[1], (unsigned long long)hi);
+  bool unsorted = false;
+  if (!SECOND && span) {
+    key_watch<U> w;
+    count_digits<T, K, !SECOND>(from, at, end, stride, d, counts, T::hist_threads, 0, &w, n);
+    if constexpr (radix::pass_key<K>::offsets) {
+      atomicMax(&block_span[0], (unsigned long long)w.not_lo);
+      atomicMax(&block_span[1], (unsigned long long)w.hi);
+    }
+    unsorted = w.unsorted;
   } else {
     count_digits<T, K>(from, at, end, stride, d, counts, T::hist_threads, base);
   }
-  __syncthreads();
-  if (tracks && span && threadIdx.x < 2) {
-    const unsigned long long v = block_span[threadIdx.x];
-    if (v) atomicMax(threadIdx.x == 0 ? &span->not_lo : &span->hi, v);
+  unsorted = __syncthreads_or(unsorted) != 0;
+  if (!SECOND && span) {
+    if (radix::pass_key<K>::offsets && threadIdx.x < 2) {
+      const unsigned long long v = block_span[threadIdx.x];
+      if (v) atomicMax(threadIdx.x == 0 ? &span->not_lo : &span->hi, v);
+    }
+    if (threadIdx.x == 0 && unsorted) atomicOr(&span->unsorted, 1u);
   }
   for (int i = threadIdx.x; i < words; i += T::hist_threads) {
     const int p = i / T::bins, b = i % T::bins;
@@ -134,13 +173,14 @@ histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_di
 
 // One block of T::bins threads: bases and the launch plan (see the header).
 // hist may be in global or shared memory.
-// With span (the first scan of an offset-capable order), the plan is made
-// only if the offset does not pay; otherwise span->use and span->base are set
-// and the offset scan plans.
+// With span (the first histogram's watch): sorted input skips every pass
+// (a copy, or nothing in place); otherwise, for an offset-capable order
+// (offsets), the plan is made only if the offset does not pay, else
+// span->use and span->base are set and the offset scan plans.
 template <class T>
 __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned long long* base, int passes,
                                               std::size_t portions, std::size_t n, slot_plan* plan, int slots,
-                                              bool in_place, key_span* span = nullptr) {
+                                              bool in_place, key_span* span = nullptr, bool offsets = false) {
   __shared__ unsigned long long warp_sums[T::bins / 32];
   __shared__ int skip[T::max_passes];
   __shared__ int offset;
@@ -156,7 +196,9 @@ __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned lon
   __syncthreads();
   if (b == 0) {
     offset = 0;
-    if (span) {
+    if (span && !span->unsorted)  // stable sort of sorted keys: the identity
+      for (int p = 0; p < passes; ++p) skip[p] = 1;
+    if (span && offsets) {
       int varying = 0;
       for (int p = 0; p < passes; ++p) varying += !skip[p];
       // not_lo holds ~least in the key's width
@@ -171,13 +213,13 @@ __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned lon
   }
 }
 
-// After histogram_kernel: one block of T::bins threads. span: as for
-// scan_and_plan.
+// After histogram_kernel: one block of T::bins threads. span, offsets: as
+// for scan_and_plan.
 template <class T>
 __global__ void __launch_bounds__(T::bins)
 scan_kernel(const unsigned* hist, unsigned long long* base, int passes, std::size_t portions, std::size_t n,
-            slot_plan* plan, int slots, bool in_place, key_span* span = nullptr) {
-  scan_and_plan<T>(hist, base, passes, portions, n, plan, slots, in_place, span);
+            slot_plan* plan, int slots, bool in_place, key_span* span = nullptr, bool offsets = false) {
+  scan_and_plan<T>(hist, base, passes, portions, n, plan, slots, in_place, span, offsets);
 }
 
 // After the offset histogram: the bases and plan of the offset digits, if

@@ -55,11 +55,15 @@ GPUSORT_HD void make_plan(const int* skip, int passes, int slots, bool in_place,
 // vary than the histograms show. Small signed integers in int64 vary in
 // every digit ([-2^31, 2^31) orders as 0x7FFFFFFF80000000 ..
 // 0x800000007FFFFFFF: 8 passes) but span 2^32 values (4 passes).
+// The same watch finds sorted input: a stable sort of keys that are already
+// in order (no key ranks below the one before it) is the identity, so every
+// pass is skipped.
 struct key_span {
   unsigned long long not_lo;  // max of ~ordered
   unsigned long long hi;      // max of ordered
   unsigned long long base;    // what the passes subtract: the least key, or 0
   int use;                    // the offset histograms and plan are the ones to use
+  unsigned unsorted;          // some key ranks below the one before it
 };
 
 // Passes of radix_bits-bit digits that the span [lo, hi] leaves varying,
