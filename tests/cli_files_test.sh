@@ -13,7 +13,15 @@
 #   unwritable output folder, a bad --max-memory, and a full disk (a
 #   file-size limit), in memory and on the external path's runs and output.
 # Off a terminal the commands end with one summary line on stderr; --quiet
-# drops it.
+# drops it, and everything else but errors.
+# Outputs that are not regular files are written through, never replaced:
+# character devices (a null and a full one made here with mknod, never the
+# system's), FIFOs, a socket, standard output ('-') and symbolic links, for
+# sort, argsort, topk, gen and --values-out; a write error (a full device,
+# a broken pipe) exits 2. Inputs may be streams: '-', /dev/stdin and FIFOs,
+# raw and .npy, a raw one larger than --max-memory taking the external
+# sort. An output that is an input under another name, or a directory, is
+# refused; the identical path sorts in place.
 # Usage: tests/cli_files_test.sh [path/to/gpusort]
 set -uo pipefail
 bin=${1:-build/gpusort}
@@ -255,6 +263,281 @@ else
   fail "topk: k > n refused (exit $rc, message: $err)"
 fi
 rm -f "$dir"/out*
+
+# outputs that are not regular files, inputs that are streams
+# exits2 NAME PATTERN CMD ARGS...: `gpusort CMD ARGS` exits 2, within a
+# minute, with a message matching PATTERN
+exits2() {
+  local name=$1 pattern=$2 err rc
+  shift 2
+  err=$(timeout 60 "$bin" "$@" 2>&1 > /dev/null)
+  rc=$?
+  if [ "$rc" -eq 2 ] && grep -q -- "$pattern" <<< "$err"; then pass "$name"; else fail "$name (exit $rc, message: $err)"; fi
+}
+# via NAME KIND CMD ARGS...: `gpusort CMD ARGS`, @ in ARGS standing for the
+# output under test, exits 0 with @ of KIND, gives the bytes it gives with @
+# a regular file, and leaves @ what it was:
+#   fifo    a FIFO that cat reads
+#   -       standard output
+#   link    a symbolic link to a file: the target gets the bytes
+#   socket  a Unix socket that a Python server reads
+#   null    the null device made by mknod_devices (no bytes to compare)
+via() {
+  local name=$1 kind=$2
+  shift 2
+  local want="$dir/via_want" got="$dir/via_got" at="$dir/via_at" a rc bad="" reader=""
+  local reg=() cmd=()
+  rm -f "$want" "$got" "$at"
+  case $kind in
+    fifo) mkfifo "$at" ;;
+    -) at=- ;;
+    link) ln -s via_got "$at" ;;
+    null) at="$devs/null" ;;
+  esac
+  for a in "$@"; do
+    reg+=("${a//@/$want}")
+    cmd+=("${a//@/$at}")
+  done
+  "$bin" "${reg[@]}" > /dev/null 2>&1 || bad="with a regular file: exit $?"
+  case $kind in
+    fifo) timeout 60 cat "$at" > "$got" & reader=$! ;;
+    socket)
+      timeout 60 python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(1)
+c, _ = s.accept()
+with open(sys.argv[2], "wb") as f:
+    while b := c.recv(1 << 16):
+        f.write(b)' "$at" "$got" &
+      reader=$!
+      for _ in $(seq 100); do [ -S "$at" ] && break; sleep 0.1; done ;;
+  esac
+  if [ "$kind" = - ]; then
+    timeout 60 "$bin" "${cmd[@]}" > "$got" 2> /dev/null
+  else
+    timeout 60 "$bin" "${cmd[@]}" > /dev/null 2>&1
+  fi
+  rc=$?
+  [ -n "$reader" ] && wait "$reader"
+  [ "$rc" -eq 0 ] || bad=${bad:-exit $rc}
+  case $kind in
+    fifo) [ -p "$at" ] || bad=${bad:-the FIFO was replaced} ;;
+    link) [ -L "$at" ] || bad=${bad:-the link was replaced} ;;
+    socket) [ -S "$at" ] || bad=${bad:-the socket was replaced} ;;
+    null) [ -c "$at" ] || bad=${bad:-the device was replaced} ;;
+  esac
+  [ "$kind" = null ] || cmp -s "$want" "$got" || bad=${bad:-the bytes differ}
+  [ -z "$(find "$dir" -name '*.tmp-*')" ] || bad=${bad:-left $(find "$dir" -name '*.tmp-*')}
+  if [ -z "$bad" ]; then pass "$name"; else fail "$name ($bad)"; fi
+  rm -f "$want" "$got" "$dir"/via_other*
+  [ "$kind" = null ] || [ "$kind" = - ] || rm -f "$at"
+}
+for kind in fifo - link socket; do
+  via "sort, OUT $kind" $kind sort --key u32 "$dir/keys.bin" @
+  via "sort .npy, OUT $kind" $kind sort "$dir/keys.npy" @
+done
+via "external sort, OUT -" - sort --key u32 --max-memory 1M "$dir/big.bin" @
+via "external sort .npy, OUT fifo" fifo sort --max-memory 1M "$dir/big4m.npy" @
+for kind in fifo - link; do
+  via "argsort, OUT $kind" $kind argsort --key u16 "$dir/k16.bin" @
+  via "topk, OUT $kind" $kind topk --k 100 --key u32 "$dir/keys.bin" @
+  via "topk --indices $kind" $kind topk --k 100 --key u32 --indices @ "$dir/keys.bin" "$dir/via_other"
+  via "gen, OUT $kind" $kind gen --key u64 --n 10007 --dist sorted @
+  via "--values-out $kind" $kind sort --key u16 --values "$dir/v64.bin" --values-out @ "$dir/k16.bin" "$dir/via_other"
+done
+
+# a link that dangles: its target is created, the link stays
+ln -s dangling_target.bin "$dir/dangling.bin"
+if "$bin" sort --quiet --key u32 "$dir/keys.bin" "$dir/dangling.bin" &&
+   [ -L "$dir/dangling.bin" ] && cmp -s "$dir/sorted.bin" "$dir/dangling_target.bin"; then
+  pass "OUT a dangling link: its target written"
+else
+  fail "OUT a dangling link: its target written"
+fi
+rm -f "$dir/dangling.bin" "$dir/dangling_target.bin"
+
+# a null and a full character device, made here so that a regression can
+# never replace the system's /dev/null
+devs="$dir/devs"
+mkdir "$devs"
+if mknod "$devs/null" c 1 3 2> /dev/null && mknod "$devs/full" c 1 7 2> /dev/null &&
+   echo probe > "$devs/null" 2> /dev/null; then
+  via "sort, OUT a null device" null sort --key u32 "$dir/keys.bin" @
+  via "external sort, OUT a null device" null sort --key u32 --max-memory 1M "$dir/big.bin" @
+  via "argsort, OUT a null device" null argsort --key u16 "$dir/k16.bin" @
+  via "topk, OUT a null device" null topk --k 100 --key u32 "$dir/keys.bin" @
+  via "gen, OUT a null device" null gen --key u32 --n 1000 @
+  via "--values-out a null device" null sort --key u16 --values "$dir/v64.bin" --values-out @ "$dir/k16.bin" "$dir/via_other"
+  # (@: the full device): exit 2 with the ENOSPC message
+  full='No space left on device'
+  exits2 "sort, OUT a full device: exit 2" "cannot write '$devs/full': $full" sort --key u32 "$dir/keys.bin" "$devs/full"
+  exits2 "external sort, OUT a full device: exit 2" "cannot write '$devs/full': $full" \
+    sort --key u32 --max-memory 1M "$dir/big.bin" "$devs/full"
+  exits2 "argsort, OUT a full device: exit 2" "cannot write '$devs/full': $full" argsort --key u16 "$dir/k16.bin" "$devs/full"
+  exits2 "topk, OUT a full device: exit 2" "cannot write '$devs/full': $full" \
+    topk --k 100 --key u32 "$dir/keys.bin" "$devs/full"
+  exits2 "gen, OUT a full device: exit 2" "cannot write '$devs/full': $full" gen --key u32 --n 1000 "$devs/full"
+  exits2 "--values-out a full device: exit 2" "cannot write '$devs/full': $full" \
+    sort --key u16 --values "$dir/v64.bin" --values-out "$devs/full" "$dir/k16.bin" "$dir/via_other"
+  rm -f "$dir"/via_other*
+  if [ -c "$devs/null" ] && [ -c "$devs/full" ]; then
+    pass "the null and full devices are still character devices"
+  else
+    fail "the null and full devices are still character devices ($(ls -l "$devs"))"
+  fi
+else
+  echo "skip character devices: mknod (or writing the node it makes) is not permitted here"
+fi
+
+# informational lines go to stderr when OUT is standard output
+err=$("$bin" sort --key u32 "$dir/keys.bin" - 2>&1 > "$dir/via_got")
+if cmp -s "$dir/sorted.bin" "$dir/via_got" && grep -q "^backend: " <<< "$err" && grep -q "^wrote -$" <<< "$err" &&
+   grep -q "^gpusort sort: 100003 u32 keys" <<< "$err"; then
+  pass "OUT -: the lines on stderr"
+else
+  fail "OUT -: the lines on stderr (got: $err)"
+fi
+rm -f "$dir/via_got"
+# /dev/stdout in a pipe, through a link of our own as /dev/stdout is one:
+# a regression can only replace that link
+ln -s /proc/self/fd/1 "$dir/stdout_link"
+"$bin" sort --key u32 "$dir/keys.bin" "$dir/stdout_link" 2> /dev/null | cat > "$dir/via_got"
+if cmp -s "$dir/sorted.bin" "$dir/via_got" && [ -L "$dir/stdout_link" ]; then
+  pass "OUT /dev/stdout in a pipe"
+else
+  fail "OUT /dev/stdout in a pipe"
+fi
+rm -f "$dir/via_got" "$dir/stdout_link"
+
+# from_stream NAME WANT FEED CMD ARGS...: `FEED | gpusort CMD ARGS` writes
+# the bytes of the file WANT to standard output; with "external" as NAME's
+# last word it must have sorted externally
+from_stream() {
+  local name=$1 want=$2 feed=$3 err rc bad=""
+  shift 3
+  bash -c "$feed" | timeout 60 "$bin" "$@" 2> "$dir/stream_err" > "$dir/stream_got"
+  rc=${PIPESTATUS[1]}
+  err=$(cat "$dir/stream_err")
+  [ "$rc" -eq 0 ] || bad="exit $rc: $err"
+  cmp -s "$want" "$dir/stream_got" || bad=${bad:-the bytes differ}
+  [ "${name##* }" != external ] || grep -q "external (" <<< "$err" || bad=${bad:-not external: $err}
+  if [ -z "$bad" ]; then pass "$name"; else fail "$name ($bad)"; fi
+  rm -f "$dir/stream_got" "$dir/stream_err"
+}
+from_stream "raw keys from a pipe, - to -" "$dir/sorted.bin" "cat '$dir/keys.bin'" sort --key u32 - -
+from_stream "raw keys from /dev/stdin" "$dir/sorted.bin" "cat '$dir/keys.bin'" sort --key u32 /dev/stdin -
+from_stream ".npy keys from a pipe, - to -" "$dir/sorted.npy" "cat '$dir/keys.npy'" sort - -
+from_stream "raw stream beyond --max-memory: external" "$dir/sorted_big.bin" "cat '$dir/big.bin'" \
+  sort --key u32 --max-memory 1M - -
+"$bin" sort --quiet --max-memory 1M "$dir/big4m.npy" "$dir/big4m_sorted.npy"
+from_stream ".npy stream beyond --max-memory: external" "$dir/big4m_sorted.npy" "cat '$dir/big4m.npy'" \
+  sort --max-memory 1M - -
+"$bin" argsort --quiet --key u32 "$dir/big.bin" "$dir/big_perm.bin"
+from_stream "argsort of a raw stream beyond --max-memory: external" "$dir/big_perm.bin" "cat '$dir/big.bin'" \
+  argsort --key u32 --max-memory 1M - -
+head -c 400 "$dir/desc.bin" > "$dir/top100.bin"
+from_stream "topk of a raw stream" "$dir/top100.bin" "cat '$dir/keys.bin'" topk --k 100 --key u32 - -
+"$bin" gen --quiet --key u32 --n 100003 - | "$bin" sort --quiet --key u32 - - | "$bin" verify --key u32 - > /dev/null
+rcs=("${PIPESTATUS[@]}")
+if [ "${rcs[*]}" = "0 0 0" ]; then pass "gen | sort | verify"; else fail "gen | sort | verify (exits ${rcs[*]})"; fi
+mkfifo "$dir/in_fifo"
+cat "$dir/keys.bin" > "$dir/in_fifo" &
+if timeout 60 "$bin" sort --quiet --key u32 "$dir/in_fifo" "$dir/fifo_sorted.bin" && cmp -s "$dir/sorted.bin" "$dir/fifo_sorted.bin"; then
+  pass "IN a FIFO"
+else
+  fail "IN a FIFO"
+fi
+wait
+rm -f "$dir/in_fifo" "$dir/fifo_sorted.bin"
+
+# bad streams: exit 2 with the message
+exits2 "raw stream without --key" "standard input is a raw stream: --key is required" sort - - < <(cat "$dir/keys.bin")
+exits2 "raw stream, a partial key" "standard input is 1001 bytes, not a multiple of the u32 key size" \
+  sort --key u32 - - < <(head -c 1001 "$dir/keys.bin")
+exits2 "raw stream beyond --max-memory, a partial key" "standard input is 4000013 bytes, not a multiple" \
+  sort --key u32 --max-memory 1M - - < <(cat "$dir/big.bin"; printf x)
+exits2 "truncated .npy stream" "standard input ended after 39996 of its 40000 bytes of data: truncated" \
+  sort - - < <(head -c -4 "$dir/keys.npy")
+exits2 "truncated .npy header in a stream" "truncated .npy header" sort - - < <(head -c 40 "$dir/keys.npy")
+exits2 "--values with a raw key stream" "its length unknown: with --values" \
+  sort --key u16 --values "$dir/v64.bin" --values-out "$dir/via_other" - "$dir/via_other2" < <(cat "$dir/k16.bin")
+exits2 "raw values from a stream" "values from a stream must be .npy" \
+  sort --key u16 --values - --values-out "$dir/via_other" "$dir/k16.bin" "$dir/via_other2" < <(cat "$dir/v64.bin")
+[ -z "$(find "$dir" -name 'via_other*' -o -name '.via_other*')" ] || fail "bad streams left outputs behind"
+
+# a reader that goes away: exit 2 with EPIPE's message, no hang
+timeout 60 "$bin" sort --key u32 "$dir/big.bin" - 2> "$dir/pipe_err" | head -c 100 > /dev/null
+rcs=("${PIPESTATUS[@]}")
+if [ "${rcs[0]}" -eq 2 ] && grep -q "cannot write standard output: Broken pipe" "$dir/pipe_err"; then
+  pass "broken pipe: exit 2"
+else
+  fail "broken pipe: exit 2 (exits ${rcs[*]}, message: $(cat "$dir/pipe_err"))"
+fi
+timeout 60 "$bin" sort --quiet --key u32 --max-memory 1M "$dir/big.bin" - 2> "$dir/pipe_err" | head -c 100 > /dev/null
+rcs=("${PIPESTATUS[@]}")
+if [ "${rcs[0]}" -eq 2 ] && grep -q "Broken pipe" "$dir/pipe_err"; then
+  pass "broken pipe in the external merge: exit 2"
+else
+  fail "broken pipe in the external merge: exit 2 (exits ${rcs[*]}, message: $(cat "$dir/pipe_err"))"
+fi
+rm -f "$dir/pipe_err"
+
+# --quiet: nothing on stdout or stderr, files or streams
+# quiet NAME CMD ARGS...: with @ in ARGS a file, and then standard output
+quiet() {
+  local name=$1 a got file=() std=()
+  shift
+  for a in "$@"; do
+    file+=("${a//@/$dir/quiet_out}")
+    std+=("${a//@/-}")
+  done
+  got=$("$bin" "${file[@]}" 2>&1; "$bin" "${std[@]}" 2>&1 > /dev/null)
+  if [ -z "$got" ]; then pass "--quiet: $name"; else fail "--quiet: $name (got: $got)"; fi
+  rm -f "$dir/quiet_out"*
+}
+quiet "sort" sort --quiet --key u32 "$dir/keys.bin" @
+quiet "external sort" sort --quiet --key u32 --max-memory 1M "$dir/big.bin" @
+quiet "sort --values" sort --quiet --key u16 --values "$dir/v64.bin" --values-out "$dir/quiet_out_v" "$dir/k16.bin" @
+quiet "argsort" argsort --quiet --key u16 "$dir/k16.bin" @
+quiet "topk" topk --quiet --k 10 --key u32 "$dir/keys.bin" @
+quiet "gen" gen --quiet --key u32 --n 1000 @
+
+# the same file under another name, and directories: refused, IN untouched
+ln "$dir/keys.bin" "$dir/hard.bin"
+ln -s keys.bin "$dir/soft.bin"
+before=$(cksum < "$dir/keys.bin")
+refuse "OUT a hard link to IN" "is the input '$dir/keys.bin' under another name" --key u32 "$dir/keys.bin" "$dir/hard.bin"
+refuse "OUT a symbolic link to IN" "is the input '$dir/keys.bin' under another name" --key u32 "$dir/keys.bin" "$dir/soft.bin"
+refuse "IN a symbolic link to OUT" "is the input '$dir/soft.bin' under another name" --key u32 "$dir/soft.bin" "$dir/keys.bin"
+exits2 "OUT the file standard input comes from" "is the input standard input under another name" \
+  sort --key u32 - "$dir/keys.bin" < "$dir/keys.bin"
+ln -s v64.bin "$dir/v64_link.bin"
+refuse "--values-out a link to --values" "is the input '$dir/v64.bin' under another name" \
+  --key u16 --values "$dir/v64.bin" --values-out "$dir/v64_link.bin" "$dir/k16.bin" "$dir/out.bin"
+refuse "OUT and --values-out the same file" "are the same file" \
+  --key u16 --values "$dir/v64.bin" --values-out "$dir/out.bin" "$dir/k16.bin" "$dir/out.bin"
+[ "$(cksum < "$dir/keys.bin")" = "$before" ] || fail "the refusals changed IN"
+refuse "OUT a directory" "output '$dir' is a directory" --key u32 "$dir/keys.bin" "$dir"
+ln -s . "$dir/dir_link"
+refuse "OUT a link to a directory" "output '$dir/dir_link' is a directory" --key u32 "$dir/keys.bin" "$dir/dir_link"
+refuse "IN a directory" "'$dir' is a directory" --key u32 "$dir" "$dir/out.bin"
+rm -f "$dir/hard.bin" "$dir/soft.bin" "$dir/v64_link.bin" "$dir/dir_link"
+# the identical path is explicitly in place
+cp "$dir/keys.bin" "$dir/inplace.bin"
+if "$bin" sort --quiet --key u32 "$dir/inplace.bin" "$dir/inplace.bin" && cmp -s "$dir/sorted.bin" "$dir/inplace.bin"; then
+  pass "IN and OUT the identical path: in place"
+else
+  fail "IN and OUT the identical path: in place"
+fi
+cp "$dir/keys.bin" "$dir/inplace.bin"
+if "$bin" sort --quiet --key u32 --max-memory 1M "$dir/inplace.bin" "$dir/inplace.bin" &&
+   cmp -s "$dir/sorted.bin" "$dir/inplace.bin"; then
+  pass "in place, external"
+else
+  fail "in place, external"
+fi
+rm -f "$dir/inplace.bin"
 
 echo "cli_files_test: $fails failed"
 [ "$fails" -eq 0 ]

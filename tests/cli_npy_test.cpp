@@ -2,7 +2,8 @@
 // written by npy_header parse back to the same key type and count for every
 // key type NumPy has; headers as NumPy itself writes them (versions 1.0 and
 // 2.0, byte-order-free one-byte dtypes) parse; and every bad header or size
-// is refused with a message naming the file and the fault.
+// is refused with a message naming the file and the fault. A stream's
+// header parses alone, its size unknown.
 #include "cli/args.hpp"
 #include "cli/npy.hpp"
 
@@ -79,6 +80,18 @@ TEST(CliNpy, ParsesNumpysOwnHeaders) {
   EXPECT_EQ(parse_npy(f.data(), f.size(), "a").count, 1u);
   f = file(raw_header("{\"descr\": \"<u2\", \"fortran_order\": False, \"shape\": (3,)}"), 6);
   EXPECT_EQ(parse_npy(f.data(), f.size(), "a").key, "u16");
+}
+
+TEST(CliNpy, ParsesAStreamsHeaderAlone) {
+  // a stream's size is unknown: the header parses, its data is checked as read
+  const std::string h = npy_header("u16", 1000);
+  const std::vector<unsigned char> head(h.begin(), h.end());
+  const npy_array a = parse_npy(head.data(), gpusort::cli::npy_unknown_size, "standard input");
+  EXPECT_EQ(a.key, "u16");
+  EXPECT_EQ(a.count, 1000u);
+  EXPECT_EQ(a.offset, h.size());
+  EXPECT_EQ(gpusort::cli::npy_header_size(head.data(), gpusort::cli::npy_unknown_size, "standard input"), h.size());
+  EXPECT_TRUE(refusal(file(h, 1000 * 2 - 1)).find("truncated") != std::string::npos);  // a file's size still counts
 }
 
 TEST(CliNpy, RefusesBadFiles) {

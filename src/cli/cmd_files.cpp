@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "file_io.hpp"
 #include "key_file.hpp"
+#include "output_file.hpp"
 #include "progress.hpp"
 #include "sort_job.hpp"
 #include "dists.hpp"
@@ -23,20 +24,22 @@ namespace gpusort::cli {
 namespace {
 
 const char* gen_usage =
-    "usage: gpusort gen --key K --n N [--dist D] [--seed S] OUT\n"
+    "usage: gpusort gen --key K --n N [--dist D] [--seed S] [--quiet] OUT\n"
     "\n"
-    "Writes N keys of type K to OUT (raw, native little-endian, no header).\n"
+    "Writes N keys of type K to OUT (raw, native little-endian, no header);\n"
+    "OUT as for sort ('-': standard output).\n"
     "  --key K    u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64\n"
     "  --n N      number of keys (1048576, 1e9, 2^20 or 1<<20)\n"
     "  --dist D   input distribution (default uniform): %s\n"
-    "  --seed S   generator seed (default 1); same (key, n, dist, seed), same file\n";
+    "  --seed S   generator seed (default 1); same (key, n, dist, seed), same file\n"
+    "  --quiet    nothing on stdout or stderr but errors\n";
 
 const char* verify_usage =
     "usage: gpusort verify --key K [--descending] FILE\n"
     "\n"
-    "Exits 0 if FILE (raw keys of type K) is sorted in gpusort's (CUB's) order,\n"
-    "ascending unless --descending; otherwise prints the first position out of\n"
-    "order and exits 1.\n";
+    "Exits 0 if FILE (raw keys of type K; '-': standard input) is sorted in\n"
+    "gpusort's (CUB's) order, ascending unless --descending; otherwise prints\n"
+    "the first position out of order and exits 1.\n";
 
 const char* sort_usage =
     "usage: gpusort sort [--key K] [--descending] [--algo A] [--pivots P]\n"
@@ -44,12 +47,15 @@ const char* sort_usage =
     "                    [--quiet] IN OUT\n"
     "\n"
     "Sorts the keys in IN through gpusort::sort (on the GPU when one is present,\n"
-    "else the parallel CPU sort), prints the backend that ran, and writes OUT\n"
-    "(complete or not at all). IN is raw keys of type K (--key required), or a\n"
-    "one-dimensional .npy array (little-endian, C order; its dtype gives the key\n"
-    "type, and --key, if given, must agree), and then OUT is .npy too.\n"
+    "else the parallel CPU sort), prints the backend that ran, and writes OUT.\n"
+    "IN is raw keys of type K (--key required), or a one-dimensional .npy array\n"
+    "(little-endian, C order; its dtype gives the key type, and --key, if given,\n"
+    "must agree), and then OUT is .npy too.\n"
+    "%s"
     "  --values   values that move with the keys (stable): raw, each value\n"
     "             size/n bytes (1, 2, 4, 8 or 16), or .npy; written to VALS_OUT\n"
+    "             (as OUT is). A stream of values must be .npy, and the keys\n"
+    "             a file or .npy\n"
     "  --algo A   GPU algorithm: automatic (default) or one of: %s\n"
     "  --pivots P sample sort's pivots: sampled (default, from a random sample)\n"
     "             or interpolated (evenly spaced over the keys' [min, max])\n"
@@ -61,19 +67,37 @@ const char* argsort_usage =
     "\n"
     "Writes the stable sorting permutation of the keys in IN (raw keys of type\n"
     "K, or a .npy array as for sort): OUT[i] is the position in IN of the i-th\n"
-    "smallest key. Indices are u32 (u64 beyond 2^32 - 1 keys, or --index u64),\n"
-    "raw, or .npy when IN is .npy.\n"
+    "smallest key. Indices are u32 (u64 beyond 2^32 - 1 keys, or --index u64;\n"
+    "a raw stream, its length unknown, gets u32 unless --index u64), raw, or\n"
+    ".npy when IN is .npy.\n"
+    "%s"
     "  --algo A   GPU algorithm: automatic (default) or one of: %s\n"
     "%s";
+
+// What sort and argsort say of IN and OUT, after their first lines.
+const char* files_usage =
+    "\n"
+    "IN may be '-' (standard input), a pipe or a FIFO: a raw stream is read\n"
+    "until it ends, in memory up to --max-memory, then by the external sort.\n"
+    "A regular OUT (or a new one) is written complete or not at all: to a\n"
+    "temporary file beside it, renamed over it at the end; through a symbolic\n"
+    "link, to the link's target. OUT '-' (standard output; the lines printed\n"
+    "there otherwise go to stderr), a character device, a FIFO or a socket is\n"
+    "written directly, as a stream. OUT may be IN itself, named by the\n"
+    "identical path: the sort is then in place (IN is replaced once OUT is\n"
+    "complete). IN under another name (a link) is refused, as is a directory.\n"
+    "\n";
 
 // The options of sort and argsort both, after their own.
 const char* memory_usage =
     "  --max-memory BYTES  host memory for the data (K, M, G suffixes; at least\n"
     "             64K; default: half the available memory). Larger inputs are\n"
     "             sorted externally: sorted runs in a temporary file in OUT's\n"
-    "             folder, then a k-way merge into OUT\n"
-    "  --quiet    no progress bar on a terminal, and no summary line on stderr\n"
-    "             (printed at the end when stderr is not a terminal)\n";
+    "             folder ($TMPDIR or /tmp when OUT is a stream), then a k-way\n"
+    "             merge into OUT\n"
+    "  --quiet    nothing on stdout or stderr but errors: no lines, no progress\n"
+    "             bar on a terminal, no summary line (printed on stderr at the\n"
+    "             end when stderr is not a terminal)\n";
 
 // The key option, checked against the 12 names before anything else runs.
 std::string key_option(const parsed_args& a) {
@@ -92,7 +116,7 @@ options order_options(const parsed_args& a) {
 }  // namespace
 
 int cmd_gen(int argc, char** argv) {
-  parsed_args a(argc, argv, 2, {{"key", true}, {"n", true}, {"dist", true}, {"seed", true}},
+  parsed_args a(argc, argv, 2, {{"key", true}, {"n", true}, {"dist", true}, {"seed", true}, {"quiet", false}},
                 "gen");
   if (a.flag("help")) {
     std::printf(gen_usage, dist_name_list().c_str());
@@ -108,14 +132,15 @@ int cmd_gen(int argc, char** argv) {
     throw usage_error("unknown distribution '" + dist_name + "' (known: " + dist_name_list() + ")");
   const std::string& out = a.positionals()[0];
 
+  output_file output(out);
   with_key(key, [&]<class K>() {
-    atomic_file output(out);
     std::vector<K> keys = harness::generate<K>(d, n, seed);
     output.write(keys.data(), keys.size() * sizeof(K));
-    output.commit();
   });
-  std::printf("wrote %llu %s keys (%s, seed %llu) to %s\n", (unsigned long long)n, key.c_str(),
-              dist_name.c_str(), (unsigned long long)seed, out.c_str());
+  output.commit();
+  info_lines(a.flag("quiet"), output.to_stdout())
+      .print("wrote %llu %s keys (%s, seed %llu) to %s\n", (unsigned long long)n, key.c_str(), dist_name.c_str(),
+             (unsigned long long)seed, out.c_str());
   return exit_ok;
 }
 
@@ -176,7 +201,7 @@ std::optional<sort_call> parse_sort_call(int argc, char** argv, std::vector<opti
   spec.insert(spec.end(), extra.begin(), extra.end());
   parsed_args a(argc, argv, 2, std::move(spec), name);
   if (a.flag("help")) {
-    std::printf(usage, bench::our_algorithm_names().c_str(), memory_usage);
+    std::printf(usage, files_usage, bench::our_algorithm_names().c_str(), memory_usage);
     return std::nullopt;
   }
   a.expect_positionals(2, 2, "an input and an output file");
@@ -186,11 +211,12 @@ std::optional<sort_call> parse_sort_call(int argc, char** argv, std::vector<opti
   return c;
 }
 
-// The job's keys and options; the caller adds the values and outputs.
-sort_job job_for(const sort_call& c, const array_file& keys) {
+// The job's keys and options, its run files where `out` keeps them; the
+// caller adds the values and outputs.
+sort_job job_for(const sort_call& c, array_file& keys, const output_file& out) {
   sort_job job;
   job.keys = &keys;
-  job.folder = folder_of(c.out);
+  job.folder = out.scratch_folder();
   job.opt = c.opt;
   job.budget = c.budget;
   return job;
@@ -201,18 +227,19 @@ std::string runs_text(const sort_outcome& o) {
   return std::to_string(o.runs) + " runs, " + std::to_string(o.passes) + " merge pass" + (o.passes == 1 ? "" : "es");
 }
 
-// Runs the job with progress on stderr (none with --quiet) and prints on
-// stdout the backend and what was sorted; the caller commits the outputs,
-// then calls progress::finish with summary().
-sort_outcome run_and_report(const sort_call& c, const sort_job& job, progress& p, const char* what) {
+// Runs the job with progress on stderr (none with --quiet) and prints the
+// backend and what was sorted; the caller commits the outputs, then calls
+// progress::finish with summary().
+sort_outcome run_and_report(const sort_call& c, const sort_job& job, progress& p, const info_lines& info,
+                            const char* what) {
   const sort_outcome o = run_sort_job(job, p);
   p.clear();
-  std::printf("backend: %s\n", std::string(to_string(o.used)).c_str());
+  info.print("backend: %s\n", std::string(to_string(o.used)).c_str());
   const std::string how = o.runs ? "external: " + runs_text(o) + ", file reads and writes included"
                                  : "including transfers";
-  std::printf("sorted %zu %s keys%s (%s, algo %s) in %.3f ms (%s)\n", job.keys->count, job.keys->key.c_str(), what,
-              c.opt.direction == order::descending ? "descending" : "ascending", c.algo.c_str(), o.sort_ms,
-              how.c_str());
+  info.print("sorted %zu %s keys%s (%s, algo %s) in %.3f ms (%s)\n", job.keys->count, job.keys->key.c_str(), what,
+             c.opt.direction == order::descending ? "descending" : "ascending", c.algo.c_str(), o.sort_ms,
+             how.c_str());
   return o;
 }
 
@@ -238,29 +265,41 @@ int cmd_sort(int argc, char** argv) {
   const parsed_args& a = call->a;
   if (a.value("values").has_value() != a.value("values-out").has_value())
     throw usage_error("--values and --values-out go together");
+  if (call->in == "-" && a.value("values") == "-") throw usage_error("the keys and the values cannot both be standard input");
 
-  const array_file keys_file = open_keys(call->in, a.value_or("key", ""));
+  array_file keys_file = open_keys(call->in, a.value_or("key", ""));
   std::optional<array_file> vals_file;
-  if (a.value("values")) vals_file = open_values(*a.value("values"), keys_file.count);
-  atomic_file output(call->out);  // fails now, before sorting, if OUT cannot be written
-  std::optional<atomic_file> vals_output;
-  if (vals_file) vals_output.emplace(*a.value("values-out"));
+  if (a.value("values")) {
+    if (!keys_file.counted)
+      throw usage_error(keys_file.file.name() + " is a raw stream, its length unknown: with --values, give the keys as a "
+                        "file or as .npy");
+    vals_file = open_values(*a.value("values"), keys_file.count);
+  }
+  std::vector<const input_file*> inputs = {&keys_file.file};
+  if (vals_file) inputs.push_back(&vals_file->file);
+  output_file output(call->out, inputs);  // fails now, before sorting, if OUT cannot be written
+  std::optional<output_file> vals_output;
+  if (vals_file) {
+    vals_output.emplace(*a.value("values-out"), inputs);
+    check_distinct(output, *vals_output);
+  }
 
-  sort_job job = job_for(*call, keys_file);
+  sort_job job = job_for(*call, keys_file, output);
   job.keys_out = {&output, keys_file.npy, keys_file.key};
   if (vals_file) {
     job.values = &*vals_file;
     job.value_width = vals_file->width;
     job.values_out = {&*vals_output, vals_file->npy, vals_file->key};
   }
+  const info_lines info(a.flag("quiet"), output.to_stdout() || (vals_output && vals_output->to_stdout()));
   progress p(a.flag("quiet"));
-  const sort_outcome o = run_and_report(*call, job, p, vals_file ? " with their values" : "");
+  const sort_outcome o = run_and_report(*call, job, p, info, vals_file ? " with their values" : "");
   output.commit();  // both written in full before either appears
   if (vals_output) {
     vals_output->commit();
-    std::printf("wrote %s and %s\n", call->out.c_str(), a.value("values-out")->c_str());
+    info.print("wrote %s and %s\n", call->out.c_str(), a.value("values-out")->c_str());
   } else {
-    std::printf("wrote %s%s\n", call->out.c_str(), keys_file.npy ? " (.npy)" : "");
+    info.print("wrote %s%s\n", call->out.c_str(), keys_file.npy ? " (.npy)" : "");
   }
   p.finish(summary("sort", job, o, p.seconds(),
                    vals_file ? " with " + std::to_string(vals_file->width) + "-byte values" : ""));
@@ -271,21 +310,22 @@ int cmd_argsort(int argc, char** argv) {
   const auto call = parse_sort_call(argc, argv, {{"index", true}}, "argsort", argsort_usage);
   if (!call) return exit_ok;
   const parsed_args& a = call->a;
-  const array_file keys_file = open_keys(call->in, a.value_or("key", ""));
-  const std::string index = a.value_or("index", keys_file.count > 0xFFFFFFFFull ? "u64" : "u32");
+  array_file keys_file = open_keys(call->in, a.value_or("key", ""));
+  const bool many = keys_file.counted && keys_file.count > 0xFFFFFFFFull;
+  const std::string index = a.value_or("index", many ? "u64" : "u32");
   if (index != "u32" && index != "u64") throw usage_error("--index must be u32 or u64, not '" + index + "'");
-  if (index == "u32" && keys_file.count > 0xFFFFFFFFull)
-    throw usage_error(std::to_string(keys_file.count) + " keys need --index u64");
-  atomic_file output(call->out);
+  if (index == "u32" && many) throw usage_error(std::to_string(keys_file.count) + " keys need --index u64");
+  output_file output(call->out, {&keys_file.file});
 
   // The indices move with the keys as values; only they are written.
-  sort_job job = job_for(*call, keys_file);
+  sort_job job = job_for(*call, keys_file, output);
   job.value_width = index == "u64" ? 8 : 4;
   job.values_out = {&output, keys_file.npy, index};
+  const info_lines info(a.flag("quiet"), output.to_stdout());
   progress p(a.flag("quiet"));
-  const sort_outcome o = run_and_report(*call, job, p, " for their permutation");
+  const sort_outcome o = run_and_report(*call, job, p, info, " for their permutation");
   output.commit();
-  std::printf("wrote %s (%s indices%s)\n", call->out.c_str(), index.c_str(), keys_file.npy ? ", .npy" : "");
+  info.print("wrote %s (%s indices%s)\n", call->out.c_str(), index.c_str(), keys_file.npy ? ", .npy" : "");
   p.finish(summary("argsort", job, o, p.seconds(), " to " + index + " indices"));
   return exit_ok;
 }

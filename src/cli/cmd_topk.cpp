@@ -2,14 +2,16 @@
 // indices on request. On the GPU: gpusort::topk_indices on the file's keys
 // copied to the device. Without one: the same selection on the CPU
 // (std::partial_sort of the indices under the library's order, with the
-// same tie rule: lower index first). Outputs are written atomically (a
-// temporary file, then a rename), raw or .npy like the input.
+// same tie rule: lower index first). Outputs are written as sort writes
+// them (output_file.hpp), raw or .npy like the input.
 #include "args.hpp"
 #include "commands.hpp"
 #include "file_io.hpp"
 #include "key_file.hpp"
 #include "keys.hpp"
 #include "npy.hpp"
+#include "output_file.hpp"
+#include "progress.hpp"
 
 #include <gpusort/gpusort.hpp>
 #include <gpusort/topk.hpp>
@@ -35,6 +37,8 @@ const char* topk_usage =
     "  best first (in input order with --unsorted); ties go to the lower index.\n"
     "  IN: raw keys of type --key, or a 1-D .npy array (its dtype the key type);\n"
     "  OUT (and --indices, u64 positions in IN) are written as IN is: raw or .npy.\n"
+    "  IN and OUT may be streams, '-' included, as for sort (see 'gpusort sort --help').\n"
+    "  --quiet: nothing on stdout or stderr but errors.\n"
     "  Keys: %s\n";
 
 struct selection {
@@ -96,7 +100,7 @@ template <class K> selection select_on_cpu(const std::vector<K>& keys, std::size
   return s;
 }
 
-void write_array(atomic_file& f, bool npy, const std::string& type, const void* data, std::size_t count,
+void write_array(output_file& f, bool npy, const std::string& type, const void* data, std::size_t count,
                  std::size_t width) {
   if (npy) {
     const std::string h = npy_header(type, count);
@@ -119,31 +123,41 @@ int cmd_topk(int argc, char** argv) {
   a.expect_positionals(2, 2, "an input and an output file");
   const std::string in = a.positionals()[0], out = a.positionals()[1];
   const std::size_t k = std::size_t(parse_count(a.required("k"), "--k"));
-  const array_file keys_file = open_keys(in, a.value_or("key", ""));
-  if (k > keys_file.count)
-    throw usage_error("--k " + std::to_string(k) + " is more than the " + std::to_string(keys_file.count) +
-                      " keys of " + in);
-  atomic_file output(out);  // fails now, before the work, if OUT cannot be written
-  std::optional<atomic_file> index_output;
-  if (a.value("indices")) index_output.emplace(*a.value("indices"));
+  array_file keys_file = open_keys(in, a.value_or("key", ""));
+  auto check_k = [&] {
+    if (k > keys_file.count)
+      throw usage_error("--k " + std::to_string(k) + " is more than the " + std::to_string(keys_file.count) +
+                        " keys of " + keys_file.file.name());
+  };
+  if (keys_file.counted) check_k();
+  output_file output(out, {&keys_file.file});  // fails now, before the work, if OUT cannot be written
+  std::optional<output_file> index_output;
+  if (a.value("indices")) {
+    index_output.emplace(*a.value("indices"), std::vector<const input_file*>{&keys_file.file});
+    check_distinct(output, *index_output);
+  }
+  if (!keys_file.counted) {
+    keys_file.look_ahead(~std::size_t(0));  // a raw stream: read to its end to count it
+    check_k();
+  }
   topk_options opt;
   opt.largest = !a.flag("smallest");
   opt.sorted = !a.flag("unsorted");
   selection s;
   with_key(keys_file.key, [&]<class K>() {
     std::vector<K> keys(keys_file.count);
-    keys_file.read(0, keys.data(), keys_file.bytes());
+    keys_file.read(keys.data(), keys_file.bytes());
     s = gpu_available() ? select_on_gpu(keys, k, opt) : select_on_cpu(keys, k, opt);
   });
   write_array(output, keys_file.npy, keys_file.key, s.keys.data(), k, keys_file.width);
   if (index_output) write_array(*index_output, keys_file.npy, "u64", s.index.data(), k, sizeof(std::uint64_t));
   output.commit();  // both written in full before either appears
   if (index_output) index_output->commit();
-  if (!a.flag("quiet"))
-    std::printf("gpusort topk: the %zu %s of %zu %s keys (%s) in %.3f ms on the %s; wrote %s%s%s\n", k,
-                opt.largest ? "largest" : "smallest", keys_file.count, keys_file.key.c_str(),
-                opt.sorted ? "sorted" : "in input order", s.ms, s.backend, out.c_str(),
-                index_output ? " and " : "", index_output ? a.value("indices")->c_str() : "");
+  info_lines(a.flag("quiet"), output.to_stdout() || (index_output && index_output->to_stdout()))
+      .print("gpusort topk: the %zu %s of %zu %s keys (%s) in %.3f ms on the %s; wrote %s%s%s\n", k,
+             opt.largest ? "largest" : "smallest", keys_file.count, keys_file.key.c_str(),
+             opt.sorted ? "sorted" : "in input order", s.ms, s.backend, out.c_str(), index_output ? " and " : "",
+             index_output ? a.value("indices")->c_str() : "");
   return exit_ok;
 }
 

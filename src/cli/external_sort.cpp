@@ -176,18 +176,20 @@ template <class P> class loser_tree {
 };
 
 // Reads the input a run at a time, sorts each run and appends it to `to`.
+// A raw stream's runs are known only at its end: it is read until then.
 template <class K, class V>
 std::vector<run> make_runs(const sort_job& job, std::size_t run_size, scratch_file& to, progress& p, backend& used) {
   constexpr bool pairs = width_of<V> != 0;
-  const std::size_t n = job.keys->count, runs = (n + run_size - 1) / run_size;
-  std::vector<K> keys(std::min(n, run_size));
+  array_file& in = *job.keys;
+  const std::string of = in.counted ? "/" + std::to_string((in.count + run_size - 1) / run_size) : "";
+  std::vector<K> keys(in.counted ? std::min(in.count, run_size) : run_size);
   std::vector<V> vals(pairs ? keys.size() : 0);
   std::vector<run> out;
   std::uint64_t at = 0;
-  for (std::size_t first = 0; first < n; first += run_size) {
-    const std::size_t m = std::min(run_size, n - first);
-    p.relabel("run " + std::to_string(out.size() + 1) + "/" + std::to_string(runs));
-    load(*job.keys, first, m, keys.data(), p);
+  for (std::size_t first = 0; !in.counted || first < in.count;) {
+    p.relabel("run " + std::to_string(out.size() + 1) + of);
+    const std::size_t m = load(in, keys.size(), keys.data(), p);
+    if (m == 0) break;
     load_values(job, first, m, vals.data(), p);
     if constexpr (pairs) used = sort<K, V>(std::span<K>(keys.data(), m), std::span<V>(vals.data(), m), job.opt);
     else used = sort<K>(std::span<K>(keys.data(), m), job.opt);
@@ -195,6 +197,7 @@ std::vector<run> make_runs(const sort_job& job, std::size_t run_size, scratch_fi
     if constexpr (pairs) to.write(at + m * sizeof(K), vals.data(), m * sizeof(V));
     out.push_back({at, m});
     at += m * (sizeof(K) + width_of<V>);
+    first += m;
   }
   return out;
 }
@@ -251,16 +254,16 @@ std::size_t merge_passes(std::size_t runs, std::size_t fan_in) {
 template <class K, class V> sort_outcome sort_external(const sort_job& job, progress& p) {
   const auto t0 = std::chrono::steady_clock::now();
   constexpr std::size_t elem = sizeof(K) + width_of<V>;
-  const std::size_t n = job.keys->count;
   const detail::key_order<K> ord(job.opt.direction == order::descending, job.opt.begin_bit,
                                  job.opt.end_bit < 0 ? int(8 * sizeof(K)) : job.opt.end_bit);
   sort_outcome o;
 
-  p.phase("run", n * elem);
+  p.phase("run", job.keys->counted ? job.keys->bytes() + job.keys->count * width_of<V> : 0);
   const std::size_t run_size = std::max(job.budget / sort_bytes_per_element(sizeof(K), width_of<V>), min_run);
   auto runs_file = std::make_unique<scratch_file>(job.folder, scratch_purpose);
   std::vector<run> runs = make_runs<K, V>(job, run_size, *runs_file, p, o.used);
   o.runs = runs.size();
+  const std::size_t n = job.keys->count;  // counted by now
 
   // Each run in a merge has a buffer of keys and one of values, the output as many.
   const std::size_t fan_in = std::clamp<std::size_t>(job.budget / min_buffer - 1, 2, max_fan_in);

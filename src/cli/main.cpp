@@ -73,9 +73,13 @@ int dispatch(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace gpusort::cli;
   // A write past a file-size limit (ulimit -f) then fails with EFBIG, which
-  // atomic_file reports and cleans up after, instead of killing the process
+  // output_file reports and cleans up after, instead of killing the process
   // with its temporary file left behind.
   std::signal(SIGXFSZ, SIG_IGN);
+  // A reader that goes away (`gpusort sort keys.npy - | head -c 100`) then
+  // makes a write fail with EPIPE, reported like any write error (exit 2),
+  // instead of killing the process without a word.
+  std::signal(SIGPIPE, SIG_IGN);
   try {
     return dispatch(argc, argv);
   } catch (const usage_error& e) {

@@ -17,12 +17,12 @@ constexpr std::pair<const char*, const char*> dtypes[] = {
     {"u64", "u8"}, {"i64", "i8"}, {"f16", "f2"}, {"f32", "f4"}, {"f64", "f8"},
 };
 
-[[noreturn]] void bad(const std::string& path, const std::string& what) {
-  throw usage_error("'" + path + "': " + what);
+[[noreturn]] void bad(const std::string& file, const std::string& what) {
+  throw usage_error(file + ": " + what);
 }
 
 // The text after `'name':` in the header dict, spaces skipped.
-std::string_view field(std::string_view dict, std::string_view name, const std::string& path) {
+std::string_view field(std::string_view dict, std::string_view name, const std::string& file) {
   for (const char q : {'\'', '"'}) {
     std::string key(1, q);  // built by appends: GCC 12 warns (-Wrestrict) on the + chain
     key.append(name);
@@ -31,12 +31,12 @@ std::string_view field(std::string_view dict, std::string_view name, const std::
     if (at == std::string_view::npos) continue;
     std::size_t p = at + key.size();
     while (p < dict.size() && dict[p] == ' ') ++p;
-    if (p >= dict.size() || dict[p] != ':') bad(path, "malformed .npy header: no ':' after '" + std::string(name) + "'");
+    if (p >= dict.size() || dict[p] != ':') bad(file, "malformed .npy header: no ':' after '" + std::string(name) + "'");
     ++p;
     while (p < dict.size() && dict[p] == ' ') ++p;
     return dict.substr(p);
   }
-  bad(path, "malformed .npy header: no '" + std::string(name) + "' field");
+  bad(file, "malformed .npy header: no '" + std::string(name) + "' field");
 }
 
 }  // namespace
@@ -45,84 +45,85 @@ bool is_npy(const unsigned char* bytes, std::size_t size) {
   return size >= npy_magic_size && std::memcmp(bytes, npy_magic, npy_magic_size) == 0;
 }
 
-std::size_t npy_header_size(const unsigned char* bytes, std::size_t size, const std::string& path) {
-  if (!is_npy(bytes, size)) bad(path, "not a .npy file (no \\x93NUMPY magic)");
-  if (size < 10) bad(path, "truncated .npy header (" + std::to_string(size) + " bytes)");
+std::size_t npy_header_size(const unsigned char* bytes, std::size_t size, const std::string& file) {
+  if (!is_npy(bytes, size)) bad(file, "not a .npy file (no \\x93NUMPY magic)");
+  if (size < 10) bad(file, "truncated .npy header (" + std::to_string(size) + " bytes)");
   const unsigned major = bytes[6];
   std::size_t header_len = 0, start = 0;
   if (major == 1) {
     header_len = std::size_t(bytes[8]) | std::size_t(bytes[9]) << 8;
     start = 10;
   } else if (major == 2 || major == 3) {
-    if (size < 12) bad(path, "truncated .npy header (" + std::to_string(size) + " bytes)");
+    if (size < 12) bad(file, "truncated .npy header (" + std::to_string(size) + " bytes)");
     header_len = std::size_t(bytes[8]) | std::size_t(bytes[9]) << 8 | std::size_t(bytes[10]) << 16 |
                  std::size_t(bytes[11]) << 24;
     start = 12;
   } else {
-    bad(path, "unsupported .npy version " + std::to_string(major) + "." + std::to_string(bytes[7]));
+    bad(file, "unsupported .npy version " + std::to_string(major) + "." + std::to_string(bytes[7]));
   }
   if (start + header_len > size)
-    bad(path, "truncated .npy header (it says " + std::to_string(header_len) + " bytes, the file has " +
+    bad(file, "truncated .npy header (it says " + std::to_string(header_len) + " bytes, the file has " +
                   std::to_string(size - start) + ")");
   return start + header_len;
 }
 
-npy_array parse_npy(const unsigned char* bytes, std::size_t size, const std::string& path) {
-  const std::size_t header_end = npy_header_size(bytes, size, path);
+npy_array parse_npy(const unsigned char* bytes, std::size_t size, const std::string& file) {
+  const std::size_t header_end = npy_header_size(bytes, size, file);
   const std::size_t start = bytes[6] == 1 ? 10 : 12;  // version 1.0: a 2-byte length, else 4
   const std::string_view dict(reinterpret_cast<const char*>(bytes + start), header_end - start);
   if (dict.find('{') == std::string_view::npos || dict.find('}') == std::string_view::npos)
-    bad(path, "malformed .npy header: no {...} dict");
+    bad(file, "malformed .npy header: no {...} dict");
 
   // descr: a byte order ('<' little, '|' none, '=' native, '>' big) and a type code
-  const std::string_view d = field(dict, "descr", path);
-  if (d.empty() || (d[0] != '\'' && d[0] != '"')) bad(path, "unsupported .npy dtype (not a simple type string)");
+  const std::string_view d = field(dict, "descr", file);
+  if (d.empty() || (d[0] != '\'' && d[0] != '"')) bad(file, "unsupported .npy dtype (not a simple type string)");
   const std::size_t close = d.find(d[0], 1);
-  if (close == std::string_view::npos) bad(path, "malformed .npy header: unterminated 'descr'");
+  if (close == std::string_view::npos) bad(file, "malformed .npy header: unterminated 'descr'");
   const std::string descr(d.substr(1, close - 1));
-  if (descr.size() < 2) bad(path, "unsupported .npy dtype '" + descr + "'");
-  if (descr[0] == '>') bad(path, "big-endian .npy data (dtype '" + descr + "') is not supported: convert it with a.astype(a.dtype.newbyteorder('<'))");
+  if (descr.size() < 2) bad(file, "unsupported .npy dtype '" + descr + "'");
+  if (descr[0] == '>') bad(file, "big-endian .npy data (dtype '" + descr + "') is not supported: convert it with a.astype(a.dtype.newbyteorder('<'))");
   if (descr[0] != '<' && descr[0] != '|' && descr[0] != '=')
-    bad(path, "unsupported .npy dtype '" + descr + "'");
+    bad(file, "unsupported .npy dtype '" + descr + "'");
   npy_array a;
   for (const auto& [key, code] : dtypes)
     if (descr.substr(1) == code) a.key = key;
   if (a.key.empty())
-    bad(path, "unsupported .npy dtype '" + descr + "' (gpusort sorts u1 i1 u2 i2 u4 i4 u8 i8 f2 f4 f8)");
+    bad(file, "unsupported .npy dtype '" + descr + "' (gpusort sorts u1 i1 u2 i2 u4 i4 u8 i8 f2 f4 f8)");
 
   // fortran_order: True or False
-  const std::string_view f = field(dict, "fortran_order", path);
-  if (f.substr(0, 4) == "True") bad(path, "Fortran-ordered .npy arrays are not supported (write it with np.ascontiguousarray)");
-  if (f.substr(0, 5) != "False") bad(path, "malformed .npy header: 'fortran_order' is neither True nor False");
+  const std::string_view f = field(dict, "fortran_order", file);
+  if (f.substr(0, 4) == "True") bad(file, "Fortran-ordered .npy arrays are not supported (write it with np.ascontiguousarray)");
+  if (f.substr(0, 5) != "False") bad(file, "malformed .npy header: 'fortran_order' is neither True nor False");
 
   // shape: () or (n,) (one dimension)
-  const std::string_view s = field(dict, "shape", path);
-  if (s.empty() || s[0] != '(') bad(path, "malformed .npy header: 'shape' is not a tuple");
+  const std::string_view s = field(dict, "shape", file);
+  if (s.empty() || s[0] != '(') bad(file, "malformed .npy header: 'shape' is not a tuple");
   const std::size_t end = s.find(')');
-  if (end == std::string_view::npos) bad(path, "malformed .npy header: unterminated 'shape'");
+  if (end == std::string_view::npos) bad(file, "malformed .npy header: unterminated 'shape'");
   std::size_t dims = 0, count = 1;
   std::size_t p = 1;
   while (p < end) {
     while (p < end && (s[p] == ' ' || s[p] == ',')) ++p;
     if (p >= end) break;
-    if (!std::isdigit(static_cast<unsigned char>(s[p]))) bad(path, "malformed .npy header: bad 'shape'");
+    if (!std::isdigit(static_cast<unsigned char>(s[p]))) bad(file, "malformed .npy header: bad 'shape'");
     std::size_t v = 0;
     while (p < end && std::isdigit(static_cast<unsigned char>(s[p]))) {
-      if (v > (std::size_t(-1) - 9) / 10) bad(path, "malformed .npy header: 'shape' overflows");
+      if (v > (std::size_t(-1) - 9) / 10) bad(file, "malformed .npy header: 'shape' overflows");
       v = v * 10 + std::size_t(s[p++] - '0');
     }
     ++dims;
     count *= v;
   }
   if (dims > 1)
-    bad(path, "a .npy array of " + std::to_string(dims) + " dimensions: gpusort sorts one-dimensional arrays");
+    bad(file, "a .npy array of " + std::to_string(dims) + " dimensions: gpusort sorts one-dimensional arrays");
 
   const std::size_t elem = std::size_t(descr[2] - '0');
   a.count = count;
   a.offset = header_end;
+  if (size == npy_unknown_size) return a;  // a stream: its data is checked as it is read
   const std::size_t data = size - a.offset;
   if (elem == 0 || count > data / elem || count * elem != data)
-    bad(path, "the .npy header says " + std::to_string(count) + " elements (" +
+    bad(file, "the .npy header says " + std::to_string(count) + " elements (" +
                   std::to_string(count * elem) + " bytes) but " + std::to_string(data) +
                   " bytes of data follow: truncated or corrupt");
   return a;

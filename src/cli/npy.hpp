@@ -23,20 +23,25 @@ struct npy_array {
 // Whether the bytes begin with the .npy magic string.
 bool is_npy(const unsigned char* bytes, std::size_t size);
 
+// The size of a stream that has not ended: its header is parsed, and its
+// data checked as it is read.
+inline constexpr std::size_t npy_unknown_size = ~std::size_t(0);
+
 // How many bytes the header of a .npy file of `size` bytes takes (magic to
 // the first data byte), from its first min(size, npy_prefix_size) bytes in
-// `bytes`: what parse_npy needs to see. Throws usage_error naming `path`
-// for an unsupported version or a file too short for its header length.
+// `bytes`: what parse_npy needs to see. Throws usage_error naming the file
+// (`file`: its path quoted, or "standard input") for an unsupported
+// version or a file too short for its header length.
 inline constexpr std::size_t npy_prefix_size = 12;
-std::size_t npy_header_size(const unsigned char* bytes, std::size_t size, const std::string& path);
+std::size_t npy_header_size(const unsigned char* bytes, std::size_t size, const std::string& file);
 
 // Parses the header of a .npy file of `size` bytes (`bytes` holds at least
-// its npy_header_size bytes, or all of a shorter file) and checks that the
-// data that follows is exactly count keys. Throws
-// usage_error naming `path` and what is wrong: a malformed header, an
-// unsupported version or dtype, big-endian data, Fortran order, more than
-// one dimension, or a truncated (or overlong) file.
-npy_array parse_npy(const unsigned char* bytes, std::size_t size, const std::string& path);
+// its npy_header_size bytes, or all of a shorter file) and, unless the size
+// is npy_unknown_size, checks that the data that follows is exactly count
+// keys. Throws usage_error naming `file` and what is wrong: a
+// malformed header, an unsupported version or dtype, big-endian data,
+// Fortran order, more than one dimension, or a truncated (or overlong) file.
+npy_array parse_npy(const unsigned char* bytes, std::size_t size, const std::string& file);
 
 // A version 1.0 header for `count` keys of gpusort key type `key`, padded
 // so that the data starts at a multiple of 64 bytes. Throws usage_error for

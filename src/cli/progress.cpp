@@ -1,5 +1,6 @@
 #include "progress.hpp"
 
+#include <cstdarg>
 #include <cstdio>
 
 #include <unistd.h>
@@ -61,8 +62,11 @@ void progress::draw() {
   const std::string bar = std::string(std::size_t(filled), '#') + std::string(std::size_t(bar_width - filled), '.');
   const double secs = std::chrono::duration<double>(last_draw_ - phase_start_).count();
   const std::string rate = secs > 0 ? human_bytes(double(done_) / secs) + "/s" : "";
-  std::fprintf(stderr, "\r\033[K%-11s [%s] %3.0f%%  %s / %s  %s", phase_.c_str(), bar.c_str(), frac * 100,
-               human_bytes(double(done_)).c_str(), human_bytes(double(total_)).c_str(), rate.c_str());
+  if (total_)
+    std::fprintf(stderr, "\r\033[K%-11s [%s] %3.0f%%  %s / %s  %s", phase_.c_str(), bar.c_str(), frac * 100,
+                 human_bytes(double(done_)).c_str(), human_bytes(double(total_)).c_str(), rate.c_str());
+  else
+    std::fprintf(stderr, "\r\033[K%-11s %s  %s", phase_.c_str(), human_bytes(double(done_)).c_str(), rate.c_str());
   std::fflush(stderr);
   drawn_ = true;
 }
@@ -72,6 +76,14 @@ void progress::finish(const std::string& summary) {
   if (quiet_) return;
   std::fflush(stdout);  // the summary comes last, after what went to stdout
   std::fprintf(stderr, "%s\n", summary.c_str());
+}
+
+void info_lines::print(const char* format, ...) const {
+  if (!to_) return;
+  std::va_list args;
+  va_start(args, format);
+  std::vfprintf(to_, format, args);
+  va_end(args);
 }
 
 }  // namespace gpusort::cli

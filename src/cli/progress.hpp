@@ -2,12 +2,14 @@
 // at most four times a second with the phase (read, sort, write; run and
 // merge for the external sort), the bytes the phase has done of its total,
 // and its rate. Off a terminal: nothing while it runs, then exactly one
-// summary line at the end. --quiet: neither.
+// summary line at the end. --quiet: neither. A phase of a stream whose
+// length is not yet known has no total: its bar shows bytes and rate.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -52,14 +54,32 @@ class progress {
 };
 
 // Calls f(at, size) over bytes [0, total) in pieces of 8 MiB (a multiple of
-// every element width), adding each piece to p as it is done.
-template <class F> void in_pieces(progress& p, std::size_t total, F&& f) {
+// every element width), adding each piece to p as it is done. f returns
+// the bytes it did: fewer than `size` (an input that ended) stops there.
+// Returns the bytes done.
+template <class F> std::size_t in_pieces(progress& p, std::size_t total, F&& f) {
   constexpr std::size_t piece = std::size_t(8) << 20;
-  for (std::size_t at = 0; at < total; at += piece) {
+  for (std::size_t at = 0; at < total;) {
     const std::size_t size = total - at < piece ? total - at : piece;
-    f(at, size);
-    p.add(size);
+    const std::size_t did = f(at, size);
+    p.add(did);
+    at += did;
+    if (did < size) return at;
   }
+  return total;
 }
+
+// A command's informational lines (the backend, timings, what it wrote):
+// on standard output, or on standard error when standard output carries
+// the command's data, which text would corrupt; none with --quiet. Errors
+// go to standard error whatever the options (main.cpp).
+class info_lines {
+ public:
+  info_lines(bool quiet, bool data_on_stdout) : to_(quiet ? nullptr : data_on_stdout ? stderr : stdout) {}
+  void print(const char* format, ...) const __attribute__((format(printf, 2, 3)));
+
+ private:
+  std::FILE* to_;
+};
 
 }  // namespace gpusort::cli

@@ -39,6 +39,18 @@ void write_output(const sort_job::output& out, const void* data, std::size_t n, 
   start_output(out, n);
   in_pieces(p, n * width, [&](std::size_t at, std::size_t size) {
     out.file->write(static_cast<const unsigned char*>(data) + at, size);
+    return size;
+  });
+}
+
+// Reads a raw stream ahead into memory, until `limit` bytes or its end
+// (then it is counted).
+void read_ahead(array_file& f, std::size_t limit, progress& p) {
+  std::size_t have = 0;
+  in_pieces(p, limit, [&](std::size_t at, std::size_t size) {
+    const std::size_t before = have;
+    have = f.look_ahead(at + size);
+    return have - before;
   });
 }
 
@@ -49,7 +61,7 @@ template <class K, class V> sort_outcome sort_in_memory(const sort_job& job, pro
   const std::size_t bytes = n * (sizeof(K) + width_of<V>);
   p.phase("read", bytes);
   std::vector<K> keys(n);
-  load(*job.keys, 0, n, keys.data(), p);
+  load(*job.keys, n, keys.data(), p);
   std::vector<V> vals(pairs ? n : 0);
   load_values(job, 0, vals.size(), vals.data(), p);
 
@@ -84,10 +96,17 @@ std::size_t sort_bytes_per_element(std::size_t key_width, std::size_t value_widt
 }
 
 sort_outcome run_sort_job(const sort_job& job, progress& p) {
-  const std::size_t n = job.keys->count;
-  std::size_t per = sort_bytes_per_element(job.keys->width, job.value_width);
+  array_file& keys = *job.keys;
+  std::size_t per = sort_bytes_per_element(keys.width, job.value_width);
+  if (!keys.counted) {
+    // As many keys as sort in memory, and a byte more to see whether the
+    // stream goes on.
+    p.phase("read", 0);
+    read_ahead(keys, job.budget / per * keys.width + 1, p);
+  }
+  const std::size_t n = keys.count;
   if (job.value_width && n > 0xFFFFFFFFull) per += 16;  // records too wide to pack a key's rank with its index
-  if (n > job.budget / per) return external_sort(job, p);
+  if (!keys.counted || n > job.budget / per) return external_sort(job, p);
   sort_outcome o;
   with_job_types(job, [&]<class K, class V>() { o = sort_in_memory<K, V>(job, p); });
   return o;
