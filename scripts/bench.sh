@@ -17,7 +17,8 @@
 # library's automatic sort (auto) against the newest CUB's radix sort
 # (cub_radix: both offset widths timed, the faster reported; the CSV's '#'
 # lines name the CUB version and the width of each row). ARGS go to every
-# `gpusort bench` call (e.g. --reps 5). Environment:
+# `gpusort bench` call (e.g. --reps 5; real-int and real-float also take
+# --csv PATH, to write elsewhere; bench/merge_csv.py joins CSVs). Environment:
 #   GPUSORT     a gpusort binary to run instead of building build/gpusort
 #   REAL_ALGOS  the methods (default auto,cub_radix; e.g. add cub_radix_cuda
 #               for the toolkit's CUB)
