@@ -3,8 +3,9 @@
 # GoogleTest, ccache, IPS4o, Python's headers, NCCL if the toolkit lacks it
 # (Debian packages), CMake >= 3.26
 # (from PyPI when the system's is older: Debian 12's 3.25 does not know nvcc
-# 13's C++20 flags), and for the Python package nanobind, scikit-build-core,
-# NumPy and pytest (PyPI).
+# 13's C++20 flags), for the Python package nanobind, scikit-build-core,
+# NumPy and pytest (PyPI), and the newest CCCL's headers for the bench's CUB
+# peers (PyPI's cuda-cccl wheel, pinned; into .deps/, which git ignores).
 # The CUDA toolkit (nvcc) must already be installed, e.g. in /usr/local/cuda.
 set -euo pipefail
 
@@ -58,4 +59,39 @@ if ! command -v nvcc >/dev/null; then
     echo "setup: the CUDA toolkit (nvcc) is required to build gpusort" >&2
     exit 1
   fi
+fi
+
+# The newest CCCL's headers (CUB 3.6.0), which the bench's CUB peers build
+# against beside the toolkit's (src/cli/CMakeLists.txt): PyPI's cuda-cccl
+# 1.2.1 ships them under cuda/cccl/headers/include. One wheel, pinned by
+# name and hash (the headers are the same in every platform's wheel).
+# Without them the bench still builds, with the toolkit's CUB alone.
+cccl_dir="$(cd "$(dirname "$0")/.." && pwd)/.deps/cccl-3.6.0"
+cccl_wheel=cuda_cccl-1.2.1-cp311-cp311-manylinux_2_26_x86_64.whl
+cccl_sha256=c1b8293c1b9dedbc0b3877c1fbb8265db293c7945371791a3dc69ca99db4a541
+if [ ! -f "$cccl_dir/include/cub/version.cuh" ]; then
+  echo "setup: fetching CCCL 3.6.0's headers (cuda-cccl 1.2.1 from PyPI) into $cccl_dir"
+  tmp=$(mktemp -d)
+  if PIP_ROOT_USER_ACTION=ignore python3 -m pip download -q --no-deps --disable-pip-version-check \
+       --only-binary=:all: --python-version 3.11 --implementation cp --platform manylinux_2_26_x86_64 \
+       -d "$tmp" cuda-cccl==1.2.1 &&
+     echo "$cccl_sha256  $tmp/$cccl_wheel" | sha256sum -c --quiet - &&
+     python3 - "$tmp/$cccl_wheel" "$tmp/include" <<'PY'
+import os, sys, zipfile
+wheel, dest = sys.argv[1:]
+prefix = "cuda/cccl/headers/include/"
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if name.startswith(prefix) and not name.endswith("/") and not name.endswith(".py"):
+            path = os.path.join(dest, name[len(prefix):])
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with z.open(name) as src, open(path, "wb") as out:
+                out.write(src.read())
+PY
+  then
+    mkdir -p "$cccl_dir" && rm -rf "$cccl_dir/include" && mv "$tmp/include" "$cccl_dir/include"
+  else
+    echo "setup: could not fetch cuda-cccl 1.2.1: the bench's CUB peers will build against the toolkit's CUB only"
+  fi
+  rm -rf "$tmp"
 fi

@@ -10,7 +10,8 @@
 //   radix_msd       the shared suite, plus its own edges: the local sort's
 //                   size +-1, one, two and three MSD levels, buckets of
 //                   equal keys (copies), digits every key shares (small
-//                   integers in wide keys), bit ranges in place.
+//                   integers in wide keys, ids, timestamps, small signed
+//                   values), bit ranges in place.
 #include "gpu_radix_input.hpp"
 #include "radix/digit.cuh"
 #include "radix/msd_tuning.cuh"
@@ -205,7 +206,7 @@ template <class K> void test_msd_edges() {
     for (std::size_t n : {l - 1, l, l + 1, 2 * l + 3, 300 * l + 7})
       run(t::h::generate<K>(t::h::dist::uniform, n, 9000 + n), "edge", pairs, false);
     for (auto d : {t::h::dist::few_unique, t::h::dist::equal, t::h::dist::zipf, t::h::dist::sorted,
-                   t::h::dist::float_special})
+                   t::h::dist::float_special, t::h::dist::small_signed, t::h::dist::ids, t::h::dist::timestamps})
       for (std::size_t n : {std::size_t(70000), std::size_t(1500001)})
         run(t::h::generate<K>(d, n, 9100 + n), t::h::to_string(d).data(), pairs, n % 2 == 1);
   }
@@ -258,7 +259,8 @@ TEST_F(GpuRadixMsdEdgesLarge, AboveLsdMaxKeys) {
 class GpuRadixMsdWideValues : public t::gpu_test {};
 TEST_F(GpuRadixMsdWideValues, U64KeysU64Values) {
   using K = std::uint64_t;
-  for (auto d : {t::h::dist::uniform, t::h::dist::few_unique, t::h::dist::zipf, t::h::dist::bits20})
+  for (auto d : {t::h::dist::uniform, t::h::dist::few_unique, t::h::dist::zipf, t::h::dist::bits20,
+                 t::h::dist::timestamps, t::h::dist::small_signed})
     for (std::size_t n : {std::size_t(6145), std::size_t(131075), (std::size_t(1) << 20) + 3, std::size_t(3000017)})
       for (bool desc : {false, true})
         for (bool in_place : {false, true}) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -22,7 +23,8 @@ TEST(HarnessNames, RoundTrip) {
   const char* names[] = {"uniform",    "sorted",         "reverse",       "equal",
                          "few_unique", "zipf",           "entropy2",      "entropy4",
                          "organ_pipe", "median3_killer", "sample_killer", "float_special",
-                         "bits20",     "unit"};
+                         "bits20",     "unit",           "normal",        "grid",
+                         "small_signed", "ids",          "timestamps",    "nearly_sorted"};
   ASSERT_EQ(h::all_dists().size(), std::size(names));
   for (std::size_t i = 0; i < std::size(names); ++i) {
     EXPECT_EQ(h::to_string(h::all_dists()[i]), names[i]);
@@ -71,7 +73,8 @@ TYPED_TEST(HarnessGenerate, DeterministicAndSeeded) {
 TYPED_TEST(HarnessGenerate, IndependentOfThreadCount) {
   using K = TypeParam;
   const int threads = omp_get_max_threads();
-  for (dist d : {dist::uniform, dist::sorted, dist::zipf, dist::sample_killer, dist::float_special}) {
+  for (dist d : {dist::uniform, dist::sorted, dist::zipf, dist::sample_killer, dist::float_special,
+                 dist::normal, dist::timestamps, dist::nearly_sorted}) {
     omp_set_num_threads(1);
     const auto one = h::generate<K>(d, 300000, 5);
     omp_set_num_threads(std::max(threads, 3));
@@ -178,6 +181,143 @@ TYPED_TEST(HarnessGenerate, ShapesOfTheDistributions) {
       }
     }
     EXPECT_NEAR(double(upper) / double(n), 0.5, 0.02);
+  }
+}
+
+// The real-data distributions (harness.hpp's table). An integer key is read
+// as its signed value: an unsigned key's bits less 2^(w-1) where the
+// distribution centres it.
+template <class K> double float_value(K k) {
+  if constexpr (std::is_same_v<K, double>) return k;
+  else return double(float(k));
+}
+template <class K> std::int64_t int_value(K k, bool centred) {
+  if constexpr (std::is_unsigned_v<K>)
+    if (centred) return std::int64_t(std::uint64_t(k) - (std::uint64_t(1) << (width_of<K> - 1)));
+  return std::int64_t(k);
+}
+template <class K> std::vector<double> values_of(dist d, std::size_t n, bool centred) {
+  std::vector<double> v;
+  for (K k : h::generate<K>(d, n, 3)) {
+    if constexpr (traits<K>::is_float) v.push_back(float_value(k));
+    else v.push_back(double(int_value(k, centred)));
+  }
+  return v;
+}
+struct moments {
+  double mean = 0, sd = 0, lo = 0, hi = 0;
+  std::size_t negative = 0, positive = 0, distinct = 0;
+};
+inline moments moments_of(const std::vector<double>& v) {
+  moments m;
+  m.lo = *std::min_element(v.begin(), v.end());
+  m.hi = *std::max_element(v.begin(), v.end());
+  for (double x : v) m.mean += x / double(v.size());
+  for (double x : v) m.sd += (x - m.mean) * (x - m.mean) / double(v.size());
+  m.sd = std::sqrt(m.sd);
+  for (double x : v) m.negative += x < 0, m.positive += x > 0;
+  m.distinct = std::set<double>(v.begin(), v.end()).size();
+  return m;
+}
+
+TYPED_TEST(HarnessGenerate, RealDataShapes) {
+  using K = TypeParam;
+  constexpr int w = width_of<K>;
+  constexpr bool fp = traits<K>::is_float;
+  const std::size_t n = 100000;
+  const double half = double(std::uint64_t(1) << (w / 2 - 1));  // small_signed's bound
+  {  // normal: centred on zero, sd 1 (floats) or 2^(w/2-3) (integers)
+    const moments m = moments_of(values_of<K>(dist::normal, n, true));
+    const double sd = fp ? 1.0 : half / 4;
+    EXPECT_NEAR(m.sd / sd, 1.0, 0.05);
+    EXPECT_NEAR(m.mean / sd, 0.0, 0.02);
+    EXPECT_NEAR(double(m.negative) / double(m.positive), 1.0, 0.05);
+    EXPECT_GE(m.lo, -2 * half);  // 8 sd
+    EXPECT_LT(m.hi, 2 * half);
+  }
+  {  // grid: a few thousand distinct values, steps of 0.01 (floats), sd 5 (floats) or 500
+    const auto v = values_of<K>(dist::grid, n, true);
+    const moments m = moments_of(v);
+    const double sd = fp ? 5.0 : w == 8 ? 16.0 : 500.0;
+    EXPECT_NEAR(m.sd / sd, 1.0, 0.05);
+    EXPECT_NEAR(double(m.negative) / double(m.positive), 1.0, 0.05);
+    EXPECT_LE(m.distinct, 10000u);
+    if constexpr (w >= 32 || !fp) {
+      if (w >= 16) {
+        EXPECT_GE(m.distinct, 1000u);
+      }
+      for (double x : v)
+        ASSERT_NEAR(fp ? x * 100 : x, std::nearbyint(fp ? x * 100 : x), 1e-3) << "off the grid: " << x;
+    }
+  }
+  {  // small_signed: uniform integers straddling zero, |value| <= 2^(w/2-1)
+    const auto v = values_of<K>(dist::small_signed, n, true);
+    const moments m = moments_of(v);
+    EXPECT_GE(m.lo, -half);
+    EXPECT_LT(m.hi, half);
+    EXPECT_LT(m.lo, -half * 0.99);
+    EXPECT_GE(m.hi, half * 0.99 - 1);
+    EXPECT_NEAR(double(m.negative) / double(n), 0.5, 0.02);
+    for (double x : v) ASSERT_EQ(x, std::nearbyint(x)) << "not an integer: " << x;
+  }
+  {  // ids: [0, 50000) or the key's non-negative range
+    const auto v = values_of<K>(dist::ids, n, false);
+    const moments m = moments_of(v);
+    const double ids = fp || w > 16 ? 50000 : std::is_unsigned_v<K> ? std::min(50000.0, double(1 << w))
+                                                                     : double(1 << (w - 1));
+    EXPECT_GE(m.lo, 0);
+    if (fp && w == 16) {
+      EXPECT_LE(m.hi, ids * 1.01);  // rounded to 11 or 8 significant bits
+    } else {
+      EXPECT_LT(m.hi, ids);
+    }
+    EXPECT_GT(m.hi, ids * 0.99);
+    if (!fp || w >= 32) {
+      EXPECT_GT(m.distinct, std::min<std::size_t>(std::size_t(ids) * 6 / 10, 25000));
+    }
+  }
+  {  // timestamps: an epoch plus a range, in no order
+    const auto keys = h::generate<K>(dist::timestamps, n, 3);
+    EXPECT_FALSE(h::verify_sorted(keys.data(), n, make_options(gpusort::order::ascending)).ok);
+    if constexpr (fp) {
+      const double epoch = w == 64 ? 1.7e9 : 1e4, slack = w == 16 ? 64 : 0;  // bf16 steps of 64
+      for (K k : keys) {
+        const double t = float_value(k);
+        ASSERT_TRUE(t >= epoch - slack && t <= epoch + 1e4 + slack) << t;
+      }
+    } else {
+      const std::int64_t epoch = w == 64 ? 1700000000000000000 : w == 32 ? 1700000000 : w == 16 ? 20000 : 100;
+      const std::int64_t span = w == 64 ? 10000000000000 : w == 32 ? 2592000 : w == 16 ? 1440 : 24;
+      std::int64_t hi = epoch;
+      for (K k : keys) {
+        const std::int64_t t = int_value(k, false);
+        ASSERT_TRUE(t >= epoch && t < epoch + span) << t;
+        hi = std::max(hi, t);
+      }
+      EXPECT_GT(double(hi - epoch + 1), double(span) * 0.99);
+    }
+  }
+}
+
+// nearly_sorted: the sorted sample with n/200 disjoint pairs swapped, so
+// exactly 1% of the positions (where keys are distinct) hold another key.
+TYPED_TEST(HarnessGenerate, NearlySortedMovesOnePercent) {
+  using K = TypeParam;
+  const gpusort::detail::key_order<K> ord;
+  for (std::size_t n : {std::size_t(199), std::size_t(1000), std::size_t(100000)}) {
+    const auto v = h::generate<K>(dist::nearly_sorted, n, 4);
+    auto sorted = v;
+    std::sort(sorted.begin(), sorted.end(), [&](K a, K b) { return ord.key_rank(a) < ord.key_rank(b); });
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < n; ++i) moved += traits<K>::raw(v[i]) != traits<K>::raw(sorted[i]);
+    if (width_of<K> >= 32) {
+      EXPECT_EQ(moved, 2 * (n / 200)) << "n=" << n;
+    } else {
+      EXPECT_LE(moved, 2 * (n / 200)) << "n=" << n;
+    }
+    if (n / 200 > 0 && width_of<K> >= 16) {
+      EXPECT_GT(moved, 0u) << "n=" << n;
+    }
   }
 }
 

@@ -11,7 +11,13 @@ algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified
 with algorithms py_sort, py_argsort, torch_sort, torch_argsort, cupy_sort,
 cupy_argsort, numpy_sort, and py_topk_k<K> against torch_topk_k<K>. `value` is the index type a call returns
 (torch.sort returns indices too), or '-'.
-Usage: python -m gpusort.bench [--csv PATH] [--runs N] [--quick]
+--real runs the real-data rows instead: sort and argsort (int32 indices for
+gpusort) of f32 f64 i32 i64 u32 u64 keys at 2^27 and 2^28 on the
+distributions of gpusort._dists (as the C++ bench's: normal, unit, grid for
+floats; small_signed, ids, timestamps for integers; sorted, nearly_sorted,
+reverse, zipf, few_unique, equal for both), against torch and cupy where
+they take the dtype.
+Usage: python -m gpusort.bench [--csv PATH] [--runs N] [--quick] [--real]
 """
 
 import argparse
@@ -97,6 +103,72 @@ def _host_and_overhead(b, args, ratios, torch, dev):
     return overhead
 
 
+_REAL_KEYS = (("float32", "f32"), ("float64", "f64"), ("int32", "i32"), ("int64", "i64"), ("uint32", "u32"),
+              ("uint64", "u64"))
+
+
+def _real_rows(b, args, torch, cupy, ttime, cupy_elapsed):
+    """The real-data rows (--real): gpusort's sort and argsort against
+    torch's and cupy's, each output checked against a peer's (floats by
+    value, so -0.0 and +0.0 match; integers by bits), argsort also as a
+    permutation, stable as torch's stable sort where torch takes the dtype."""
+    from . import _dists
+    signed = {4: torch.int32, 8: torch.int64}
+    sizes = (1 << 20, 1 << 22) if args.quick else (1 << 27, 1 << 28)
+    ratios = []
+
+    def same(a, c):
+        if a.dtype.is_floating_point:
+            return bool(torch.equal(a, c))
+        return bool(torch.equal(a.view(signed[a.element_size()]), c.view(signed[c.element_size()])))
+
+    def peer(name, fn):
+        try:
+            return fn()
+        except (RuntimeError, TypeError, NotImplementedError, AttributeError) as e:
+            print(f"{name}: not run ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})")
+            return None
+
+    for dtype, key in _REAL_KEYS:
+        if not hasattr(torch, dtype):
+            print(f"{key}: skipped (this torch has no {dtype} tensors)")
+            continue
+        dists = _dists.FLOAT_DISTS if dtype.startswith("float") else _dists.INT_DISTS
+        for dist in dists:
+            for n in sizes:
+                x = torch.from_numpy(_dists.generate(dist, dtype, n, seed=1)).cuda()
+                xc = peer(f"cupy {key}", lambda: cupy.asarray(x)) if cupy is not None else None
+                # the reference: torch's stable sort, else cupy's
+                ref = peer(f"torch.sort {key}", lambda: torch.sort(x, stable=True))
+                ref_v = ref.values if ref is not None else None
+                if ref_v is None and xc is not None:
+                    ref_v = peer(f"cupy.sort {key}", lambda: torch.as_tensor(cupy.sort(xc), device="cuda"))
+                ours = gpusort.sort(x)
+                g = b.row("py_sort", key, "-", n, dist, ttime(lambda: gpusort.sort(x)),
+                          ref_v is not None and same(ours, ref_v))
+                if ref is not None:
+                    g_t = b.row("torch_sort", key, "i64", n, dist, ttime(lambda: torch.sort(x)), True)
+                    ratios.append(f"py_sort {key} {dist} 2^{n.bit_length() - 1} / torch_sort {g / g_t:.2f}x")
+                if xc is not None and peer(f"cupy.sort {key}", lambda: cupy.sort(xc)) is not None:
+                    b.row("cupy_sort", key, "-", n, dist, cupy_elapsed(lambda: cupy.sort(xc)), True)
+                idx = gpusort.argsort(x, index_dtype="int32")
+                seen = torch.zeros(n, dtype=torch.bool, device="cuda").index_fill_(0, idx.long(), True)
+                bits = x if x.dtype.is_floating_point else x.view(signed[x.element_size()])
+                ok = bool(seen.all()) and ref_v is not None and same(bits[idx.long()], ref_v.view(bits.dtype))
+                if ref is not None:
+                    ok = ok and bool(torch.equal(idx.long(), ref.indices))
+                g = b.row("py_argsort", key, "i32", n, dist,
+                          ttime(lambda: gpusort.argsort(x, index_dtype="int32")), ok)
+                if ref is not None:
+                    g_t = b.row("torch_argsort", key, "i64", n, dist, ttime(lambda: torch.argsort(x)), True)
+                    ratios.append(f"py_argsort {key} {dist} 2^{n.bit_length() - 1} / torch_argsort {g / g_t:.2f}x")
+                if xc is not None and peer(f"cupy.argsort {key}", lambda: cupy.argsort(xc)) is not None:
+                    b.row("cupy_argsort", key, "i64", n, dist, cupy_elapsed(lambda: cupy.argsort(xc)), True)
+                del x, xc, ref, ref_v, ours, idx, seen, bits
+                torch.cuda.empty_cache()
+    return ratios
+
+
 def run(args):
     import torch
 
@@ -129,6 +201,9 @@ def run(args):
 
     big = 1 << (24 if args.quick else 28)
     ratios = []
+    if args.real:
+        ratios = _real_rows(b, args, torch, cupy, ttime, cupy_elapsed)
+        return _finish(b, args, torch, cupy, name, "not measured (--real)", ratios)
 
     def same(a, c):
         return bool(torch.equal(a.view(torch.int32) if a.dtype == torch.float32 else a,
@@ -206,7 +281,11 @@ def run(args):
     overhead = "not measured (--topk-only)"
     if not args.topk_only:
         overhead = _host_and_overhead(b, args, ratios, torch, dev)
+    return _finish(b, args, torch, cupy, name, overhead, ratios)
 
+
+def _finish(b, args, torch, cupy, name, overhead, ratios):
+    """Prints the '#' lines and appends them and the rows to --csv; the exit status."""
     header = [f"# python: {sys.version.split()[0]}, torch {torch.__version__}, cupy {cupy.__version__ if cupy else '-'}, "
               f"numpy {np.__version__}, device {name}",
               "# python peers: torch.sort / torch.argsort (default, unstable; values + int64 indices), cupy.sort / "
@@ -214,6 +293,9 @@ def run(args):
               "(NumPy arrays)",
               f"# python overhead: {overhead}",
               "# python ratios: " + "; ".join(ratios)]
+    if args.real:
+        header.insert(2, "# python real-data rows: inputs from gpusort._dists (NumPy, seed 1, copied to the GPU); "
+                         "py_argsort returns int32 indices, checked against torch's stable sort")
     for line in header[1:]:
         print(line)
     if args.csv:
@@ -232,6 +314,8 @@ def main(argv=None):
     p.add_argument("--runs", type=int, default=15, help="timed runs per case (at least 10)")
     p.add_argument("--quick", action="store_true", help="small sizes (a smoke test, not figures)")
     p.add_argument("--topk-only", action="store_true", help="the sorts skipped: top-k against torch.topk only")
+    p.add_argument("--real", action="store_true",
+                   help="only the real-data rows: sort and argsort of six key types on gpusort._dists' distributions")
     args = p.parse_args(argv)
     if not gpusort.gpu_available():
         print("gpusort.bench: no CUDA device", file=sys.stderr)

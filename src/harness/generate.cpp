@@ -1,22 +1,14 @@
-// Input generators for the tests and the benchmark.
+// Input generators for the tests and the benchmark: the synthetic shapes
+// (uniform bits, sorted runs, adversaries, IEEE specials), and the names of
+// every distribution. The values real data holds (normal, grid, ids, ...)
+// are generate_real.cpp's; both build on random.hpp (counter-based random
+// words, the code space).
 //
-// Determinism and speed: every random word is a pure function of
-// (seed, distribution, stream, element index) -- splitmix64's output mix
-// applied to a Weyl sequence, evaluated at the index instead of iterated.
-// Elements are therefore independent, the fill is an OpenMP parallel for,
-// and the result does not depend on the thread count.
-//
-// Code space: every key type gets a "code" space [0, C) with a monotone map
-// code -> key (smaller code, smaller key under ascending key_order):
-//   integers  C = 2^width, code = twiddled bits (every bit pattern);
-//   floats    C = 2 * (number of positive finite normals), codes walk the
-//             negative normals from -max to -min, then +min to +max.
-// So "uniform float" (random code) has a random sign, exponent and mantissa
-// but never NaN, inf, zero or a denormal; those live in float_special.
 // Sorted inputs are built directly in code space by stratified sampling
 // (element i draws one point from the i-th of n equal slices), which is
 // a sorted uniform sample in O(n) without sorting 2^28 keys.
 #include "harness/harness.hpp"
+#include "harness/random.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -49,6 +41,12 @@ constexpr dist_name dist_names[] = {
     {dist::float_special, "float_special"},
     {dist::bits20, "bits20"},
     {dist::unit, "unit"},
+    {dist::normal, "normal"},
+    {dist::grid, "grid"},
+    {dist::small_signed, "small_signed"},
+    {dist::ids, "ids"},
+    {dist::timestamps, "timestamps"},
+    {dist::nearly_sorted, "nearly_sorted"},
 };
 }  // namespace
 
@@ -76,98 +74,11 @@ const std::vector<dist>& all_dists() {
   return all;
 }
 
-// ---- counter-based random words ------------------------------------------------
+// ---- the distributions ------------------------------------------------------------
 
 namespace {
 
-using u64 = std::uint64_t;
-using u128 = unsigned __int128;
-
-constexpr u64 golden = 0x9E3779B97F4A7C15ull;
-
-// splitmix64's finaliser: a bijective avalanche mix of 64 bits.
-inline u64 mix64(u64 z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-// One independent random sequence: word i is mix(key + (i + 1) * golden),
-// i.e. splitmix64's i-th output for a seed derived from (seed, d, tag).
-struct stream {
-  u64 key;
-  stream(u64 seed, dist d, u64 tag)
-      : key(mix64(seed ^ mix64(0x6A09E667F3BCC909ull + u64(d) * 0x100 + tag))) {}
-  u64 operator()(u64 i) const { return mix64(key + (i + 1) * golden); }
-};
-
-inline u64 mulhi(u64 a, u64 b) { return u64((u128(a) * b) >> 64); }
-
-// floor(a * b / c) without overflow; 64-bit division when the product fits.
-inline u64 muldiv(u64 a, u64 b, u64 c) {
-  u64 ab;
-  if (!__builtin_mul_overflow(a, b, &ab)) return ab / c;
-  return u64((u128(a) * b) / c);
-}
-
-// Element i of a stratified sorted sample of n points in [0, 2^64): one
-// point in each of n equal slices, so it is non-decreasing in i.
-inline u64 stratified(u64 i, u64 n, u64 r) {
-  u64 step = ~u64(0) / n;
-  return i * step + mulhi(r, step);
-}
-
-// Runs body(i) for i in [0, n), in parallel when n is large.
-template <class F> void parallel_fill(std::size_t n, F body) {
-  const std::int64_t count = std::int64_t(n);
-#pragma omp parallel for schedule(static) if (n > (std::size_t(1) << 16))
-  for (std::int64_t i = 0; i < count; ++i) body(std::size_t(i));
-}
-
-// ---- code space (see the file comment) ------------------------------------------
-
-template <class K> struct float_format;
-template <> struct float_format<__half> { static constexpr int exp_bits = 5, man_bits = 10; };
-template <> struct float_format<__nv_bfloat16> { static constexpr int exp_bits = 8, man_bits = 7; };
-template <> struct float_format<float> { static constexpr int exp_bits = 8, man_bits = 23; };
-template <> struct float_format<double> { static constexpr int exp_bits = 11, man_bits = 52; };
-
-template <class K> struct code_space {
-  using traits = detail::key_traits<K>;
-  using bits = typename traits::bits;
-
-  // Number of codes; 0 stands for 2^64.
-  static constexpr u64 count() {
-    if constexpr (traits::is_float) {
-      constexpr int e = float_format<K>::exp_bits, m = float_format<K>::man_bits;
-      return 2 * ((u64(1) << e) - 2) * (u64(1) << m);
-    } else if constexpr (traits::width == 64) {
-      return 0;
-    } else {
-      return u64(1) << traits::width;
-    }
-  }
-  // Maps a 64-bit fraction of the space to a code (monotone).
-  static u64 scale(u64 fraction) {
-    constexpr u64 c = count();
-    return c == 0 ? fraction : mulhi(fraction, c);
-  }
-  // The key of a code (monotone in the code).
-  static K key(u64 code) {
-    if constexpr (traits::is_float) {
-      constexpr int m = float_format<K>::man_bits;
-      constexpr u64 half = count() / 2;  // positive normals
-      bits raw = code < half ? bits(traits::sign | bits((half - 1 - code) + (u64(1) << m)))
-                             : bits((code - half) + (u64(1) << m));
-      return traits::from_raw(raw);
-    } else {
-      return traits::from_bits(bits(code));
-    }
-  }
-  static K random(u64 r) { return key(scale(r)); }
-  // Key i of a monotone map of [0, n) onto the whole space.
-  static K spread(u64 i, u64 n) { return key(scale(i * (~u64(0) / n))); }
-};
+using namespace gen;
 
 // n distinct random codes (C >= n is the caller's business), deterministic.
 template <class K> std::vector<u64> distinct_codes(std::size_t n, const stream& s) {
@@ -180,13 +91,37 @@ template <class K> std::vector<u64> distinct_codes(std::size_t n, const stream& 
   return out;
 }
 
-// ---- the distributions ------------------------------------------------------------
-
 template <class K> void fill_sorted(K* out, std::size_t n, const stream& s, bool descending) {
   parallel_fill(n, [&](std::size_t i) {
     u64 pos = descending ? n - 1 - i : i;
     out[i] = code_space<K>::key(code_space<K>::scale(stratified(pos, n, s(pos))));
   });
+}
+
+// A sorted sample with 1% of its positions moved: n / 200 disjoint pairs of
+// random positions swap their keys, as a few late or corrected records
+// would leave a sorted log. The positions are drawn one after another and a
+// drawn position is never drawn again, so exactly 2 * (n / 200) positions
+// change (fewer only where a pair holds equal keys).
+template <class K> void fill_nearly_sorted(K* out, std::size_t n, const stream& s, const stream& picks) {
+  fill_sorted(out, n, s, false);
+  const std::size_t pairs = n / 200;
+  std::vector<bool> taken(n);
+  std::size_t first = 0;
+  bool have_first = false;
+  for (u64 i = 0, done = 0; done < pairs; ++i) {
+    const std::size_t p = std::size_t(mulhi(picks(i), n));
+    if (taken[p]) continue;
+    taken[p] = true;
+    if (!have_first) {
+      first = p;
+      have_first = true;
+      continue;
+    }
+    std::swap(out[first], out[p]);
+    have_first = false;
+    ++done;
+  }
 }
 
 // Zipf(1) over 2^16 ranks: rank k (0-based) has weight 1 / (k + 1). Ranks map
@@ -365,9 +300,7 @@ template <class K> void fill_unit(K* out, std::size_t n, const stream& s) {
   if constexpr (traits::is_float) {
     constexpr int p = float_format<K>::man_bits + 1;
     parallel_fill(n, [&](std::size_t i) {
-      const double x = std::ldexp(double(s(i) >> (64 - p)), -p);
-      if constexpr (std::is_same_v<K, double>) out[i] = x;
-      else out[i] = K(float(x));
+      out[i] = float_key<K>(std::ldexp(double(s(i) >> (64 - p)), -p));
     });
   } else {
     parallel_fill(n, [&](std::size_t i) { out[i] = K(s(i) >> (65 - traits::width)); });
@@ -411,6 +344,12 @@ template <class K> void generate(dist d, K* out, std::size_t n, std::uint64_t se
       break;
     case dist::bits20: fill_bits20(out, n, s); break;
     case dist::unit: fill_unit(out, n, s); break;
+    case dist::nearly_sorted: fill_nearly_sorted(out, n, s, stream(seed, d, 1)); break;
+    case dist::normal:
+    case dist::grid:
+    case dist::small_signed:
+    case dist::ids:
+    case dist::timestamps: fill_real(d, out, n, seed); break;
     default: throw error(errc::invalid_argument, "harness::generate: unknown distribution");
   }
 }

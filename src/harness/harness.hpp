@@ -32,6 +32,26 @@ enum class dist {
   bits20,          // uniform in [0, 2^20): small integers in wide keys (narrower keys: uniform)
   unit,            // floats uniform in [0, 1) as torch.rand (multiples of 2^-(mantissa + 1));
                    // integers uniform in [0, 2^(width - 1)): the exponent-clustered top digit
+  // The values real data holds (generate_real.cpp), per key type of w bits.
+  // An unsigned key holds its signed twin's value plus 2^(w-1) wherever that
+  // value can be negative: the signed key's bits in radix order, values
+  // around the middle of the range.
+  normal,        // floats: N(0, 1), as torch.randn (rounded to f16/bf16/f32);
+                 // integers: round(N(0, 1) * 2^(w/2-3)), within [-2^(w/2-1), 2^(w/2-1)) at 4 sigma
+  grid,          // measurements on a grid, a few thousand distinct values:
+                 // floats: round(N(0, 1) * 500) / 100 (sd 5, steps of 0.01; f16/bf16 merge steps);
+                 // integers: round(N(0, 1) * s), s = 500 (8-bit: 16), clamped to the key
+  small_signed,  // small values straddling zero: uniform integers in [-2^(w/2-1), 2^(w/2-1))
+                 // (i64: [-2^31, 2^31), i32: [-2^15, 2^15), i16: [-128, 128), i8: [-8, 8));
+                 // floats hold the integers of their width's signed key (f64: [-2^31, 2^31))
+  ids,           // uniform integers in [0, 50000), or the key's non-negative range where
+                 // smaller (u8 [0, 256), i8 [0, 128), i16 [0, 32768)); floats [0, 50000)
+                 // (f16 and bf16 round them above 2048 and 256)
+  timestamps,    // a fixed epoch plus a uniform range, in no order: 64-bit integers
+                 // 1.7e18 + [0, 1e13) (ns, ~2.8 hours); 32-bit 1.7e9 + [0, 2592000) (s, 30 days);
+                 // 16-bit 20000 + [0, 1440) (minutes of a day); 8-bit 100 + [0, 24) (hours);
+                 // f64 1.7e9 + [0, 1e4) s (continuous); f32/f16/bf16 1e4 + [0, 1e4) s
+  nearly_sorted, // sorted, then n/200 disjoint pairs of random positions swapped (1% moved)
 };
 std::string_view to_string(dist d);
 bool parse_dist(std::string_view name, dist& out);

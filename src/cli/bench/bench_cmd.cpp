@@ -35,17 +35,21 @@ const char* bench_usage =
     "keys only, uniform, n = 2^10 to 2^28 in steps of x4, 2 warm-up and 10 timed\n"
     "runs (median reported).\n"
     "  --algo     ours: %s\n"
-    "             (segmented: gpusort::segmented_sort_keys/_pairs, int32 offsets where\n"
-    "             n allows)\n"
-    "             peers: cub_radix cub_merge cub_segmented thrust (GPU; cub_segmented\n"
-    "             is built for %s keys), std_sort cpu_parallel gnu_parallel ips4o (CPU);\n"
+    "             (auto: the library's automatic choice; segmented:\n"
+    "             gpusort::segmented_sort_keys/_pairs, int32 offsets where n allows)\n"
+    "             peers (GPU): cub_radix cub_merge cub_segmented (%s) and\n"
+    "             the same with _cuda (%s), thrust;\n"
+    "             cub_segmented is built for %s keys;\n"
+    "             peers (CPU): std_sort cpu_parallel gnu_parallel ips4o;\n"
     "             CPU baselines: cpu_merge_recursive cpu_merge_iterative\n"
     "  --key      u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64 (default u32), or\n"
     "             u32f32: struct {u32 major; f32 minor} ordered by (major, minor)\n"
-    "             through a device comparator; merge_path and cub_merge only, keys only\n"
+    "             through a device comparator; merge_path and cub_merge(_cuda)\n"
+    "             only, keys only\n"
     "  --pairs    sort (key, value) pairs, value = original index (u32 unless --value)\n"
-    "  --value    the values' type: u32 (default) or u64, or u32,u64 (each key runs\n"
-    "             with each); implies --pairs. u64 values are built for the keys\n"
+    "  --value    the values' type: u32 (default) or u64, or a list such as\n"
+    "             none,u32 (each key runs with each; none: keys only); implies\n"
+    "             --pairs where it names a type. u64 values are built for the keys\n"
     "             %s only (GPUSORT_CLI_U64_VALUE_KEYS; other keys are\n"
     "             skipped, saying so) and run our sorts, cub_radix, cub_merge and\n"
     "             the host rows; thrust, cub_segmented and the CPU baselines take\n"
@@ -56,6 +60,11 @@ const char* bench_usage =
     "             bits20: uniform in [0, 2^20) (small integers in wide keys: a u64's\n"
     "             high 44 bits zero; floats hold the integers; u8/u16/i8/i16/f16/bf16\n"
     "             uniform over the key)\n"
+    "             the values real data holds (per key type: src/harness/harness.hpp):\n"
+    "             normal (torch.randn), grid (normal measurements in steps of 0.01),\n"
+    "             small_signed (i64 in [-2^31, 2^31), i32 in [-2^15, 2^15)), ids (in\n"
+    "             [0, 50000)), timestamps (ns: 1.7e18 + [0, 1e13)), nearly_sorted (1%%\n"
+    "             of the positions of a sorted input swapped); unit: torch.rand\n"
     "             segN: segments of N keys each; segpowN: power-law segment sizes\n"
     "             of mean N (N as for --n: seg256, segpow2^10; uniform keys). The\n"
     "             segmented sorts (segmented, cub_segmented) run on these only, the\n"
@@ -73,12 +82,14 @@ const char* bench_usage =
     "device copy and scratch allocated outside the timing). GB/s counts one read\n"
     "and one write of keys and values; %%copy compares it with a device-to-device\n"
     "cudaMemcpy; vs_cub is Gkeys/s over cub_radix's at the same point\n"
-    "(cub_segmented's on segN/segpowN). The CUB peers (cub_radix, cub_merge,\n"
-    "cub_segmented: there the segment offsets' width) are timed with 32-bit (when\n"
-    "n <= 2^31-1) and 64-bit offsets, the faster median reported; both show after\n"
-    "the row and on a '# peer' line before it in the CSV (for cub_segmented with\n"
-    "the entry point: StableSortKeys or StableSortPairs, CUB's fastest, as its\n"
-    "unstable SortKeys/SortPairs run the same code).\n"
+    "(cub_segmented's on segN/segpowN; the _cuda row's where that did not run).\n"
+    "The CUB peers (cub_radix, cub_merge, cub_segmented: there the segment\n"
+    "offsets' width; and their _cuda twins) are timed with 32-bit (when\n"
+    "n <= 2^31-1) and 64-bit offsets, the faster median reported; the CUB\n"
+    "version and both widths show after the row and on a '# peer' line before it\n"
+    "in the CSV (for cub_segmented with the entry point: StableSortKeys or\n"
+    "StableSortPairs, CUB's fastest, as its unstable SortKeys/SortPairs run the\n"
+    "same code).\n"
     "Exit status 1 if any output fails verification or any run fails.\n";
 
 std::vector<std::uint64_t> pow4_sizes(int from_log2, int to_log2) {
@@ -112,7 +123,11 @@ int cmd_bench(int argc, char** argv) {
                  {"csv", true}, {"smoke", false}, {"no-caps", false}},
                 "bench");
   if (a.flag("help")) {
-    std::printf(bench_usage, our_algorithm_names().c_str(), std::string(cub_segmented_keys).c_str(),
+    const std::string latest = has_cub_latest ? "CUB " + std::string(cub_version(cub_build::latest))
+                                              : std::string("the newest CUB: not built, see scripts/setup.sh");
+    const std::string cuda = "the toolkit's CUB " + std::string(cub_version(cub_build::cuda));
+    std::printf(bench_usage, our_algorithm_names().c_str(), latest.c_str(), cuda.c_str(),
+                std::string(cub_segmented_keys).c_str(),
                 std::string(u64_value_keys).c_str(), bench_dist_names().c_str(), caps_summary().c_str());
     return exit_ok;
   }
@@ -125,8 +140,9 @@ int cmd_bench(int argc, char** argv) {
   std::vector<int> value_bits;
   if (auto vs = a.value("value")) {
     for (const auto& v : split_list(*vs)) {
-      if (v != "u32" && v != "u64") throw usage_error("--value must be u32 or u64, not '" + v + "'");
-      const int bits = v == "u32" ? 32 : 64;
+      if (v != "u32" && v != "u64" && v != "none")
+        throw usage_error("--value must be none, u32 or u64, not '" + v + "'");
+      const int bits = v == "none" ? 0 : v == "u32" ? 32 : 64;
       if (std::find(value_bits.begin(), value_bits.end(), bits) == value_bits.end())
         value_bits.push_back(bits);
     }
@@ -214,8 +230,7 @@ int cmd_bench(int argc, char** argv) {
   }
   for (auto n : cfg.sizes) {
     if (n == 0) throw usage_error("--n: sizes must be at least 1");
-    if (cfg.pairs && n > (std::uint64_t(1) << 32) &&
-        std::find(value_bits.begin(), value_bits.end(), 32) != value_bits.end())
+    if (n > (std::uint64_t(1) << 32) && std::find(value_bits.begin(), value_bits.end(), 32) != value_bits.end())
       throw usage_error("--pairs: n must be at most 2^32 for u32 values (indices; --value u64 "
                         "lifts it)");
   }
@@ -265,7 +280,7 @@ int cmd_bench(int argc, char** argv) {
               names.c_str(), join(keys).c_str(), values.c_str(), sizes.c_str(),
               dists.c_str(), cfg.warmup, cfg.reps, std::string(to_string(cfg.pivots)).c_str(),
               cfg.caps ? "" : " (no caps)");
-  std::printf("%.*s\n", int(cub_offsets_policy.size()), cub_offsets_policy.data());
+  std::printf("%.*s\n%s\n", int(cub_offsets_policy.size()), cub_offsets_policy.data(), cub_builds_line().c_str());
   std::fputs(notes.c_str(), stdout);
 
   const std::string csv =
@@ -277,6 +292,7 @@ int cmd_bench(int argc, char** argv) {
   // ---- the runs ------------------------------------------------------------
   for (const auto& k : keys)
     for (int bits : value_bits) {
+      cfg.pairs = bits != 0;
       cfg.value_bits = bits ? bits : 32;
       with_bench_key(k, [&]<class K>() { run_suite<K>(cfg, gpu, rep); });
     }

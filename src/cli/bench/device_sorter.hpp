@@ -14,6 +14,8 @@
 // variant, selected first, and the point reports the fastest (suite.cpp).
 #pragma once
 
+#include "bench/peers/cub_build.hpp"
+
 #include <gpusort/gpusort.hpp>
 
 #include <cuda_runtime_api.h>
@@ -79,13 +81,23 @@ template <class K, class V> class device_sorter {
 //   make_thrust                      all 12 keys, u32 values only;
 //   make_cub_segmented               the keys of GPUSORT_CLI_CUB_SEGMENTED_KEYS,
 //                                    u32 values only (built_keys.hpp).
+// The CUB factories exist for each CUB build B (peers/cub_build.hpp): the
+// toolkit's always, the newest CCCL's where has_cub_latest.
 // pivots: sample sort's pivot rule (options::pivots; other algorithms ignore it).
 template <class K, class V>
 std::unique_ptr<device_sorter<K, V>> make_ours(algorithm algo, pivot_rule pivots);
 template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_ours_segmented();
-template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_radix();
-template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_merge();
-template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_segmented();
+template <class K, class V, cub_build B> std::unique_ptr<device_sorter<K, V>> make_cub_radix();
+template <class K, class V, cub_build B> std::unique_ptr<device_sorter<K, V>> make_cub_merge();
+template <class K, class V, cub_build B> std::unique_ptr<device_sorter<K, V>> make_cub_segmented();
 template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_thrust();
+
+// make_cub_radix of the newest CUB where it was built, else the toolkit's:
+// the CUB sort that other rows build on (the naive host rows, bench-topk's
+// sort-and-slice).
+template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_best_cub_radix() {
+  if constexpr (has_cub_latest) return make_cub_radix<K, V, cub_build::latest>();
+  else return make_cub_radix<K, V, cub_build::cuda>();
+}
 
 }  // namespace gpusort::cli::bench

@@ -9,10 +9,12 @@ namespace gpusort::cli::bench {
 
 namespace {
 
-// gpusort's algorithm families, by the name parse_algorithm takes. A new
-// family is benchmarked once its name is added here (and, if it needs one,
-// a cap below).
+// gpusort's algorithm families, by the name parse_algorithm takes, after
+// "auto" (algorithm::automatic, the library's own choice). A new family is
+// benchmarked once its name is added here (and, if it needs one, a cap
+// below).
 constexpr std::string_view our_names[] = {
+    "auto",
     "odd_even",        "bitonic",         "radix_split", "radix_tile", "radix_onesweep",
     "radix_msd",       "merge_recursive", "merge_bottom_up", "merge_path", "sample", "quick",
 };
@@ -34,8 +36,11 @@ constexpr cap caps[] = {
     {"merge_recursive", pow2(26), 1.1, 1000},  // ~2n/tile launches: launch-bound
     {"merge_bottom_up", pow2(24), 1.1, 1000},  // the last merge is one thread's O(n) loop
     {"cub_radix", 0, 1.0, 1000},
+    {"cub_radix_cuda", 0, 1.0, 1000},
     {"cub_merge", 0, 1.1, 1000},
+    {"cub_merge_cuda", 0, 1.1, 1000},
     {"cub_segmented", 0, 1.0, 1000},
+    {"cub_segmented_cuda", 0, 1.0, 1000},
     {"segmented", 0, 1.0, 1000},
     {"thrust", 0, 1.0, 1000},
     {"std_sort", pow2(22), 1.1, 1000},         // one thread
@@ -59,7 +64,8 @@ const cap& cap_of(std::string_view name) {
   return default_cap;
 }
 
-method make(std::string name, method_kind kind, algorithm algo, peer which, bool segmented = false) {
+method make(std::string name, method_kind kind, algorithm algo, peer which, bool segmented = false,
+            cub_build cub = cub_build::latest) {
   const cap& c = cap_of(name);
   method m;
   m.name = std::move(name);
@@ -67,6 +73,7 @@ method make(std::string name, method_kind kind, algorithm algo, peer which, bool
   m.algo = algo;
   m.which = which;
   m.segmented = segmented;
+  m.cub = cub;
   m.max_n = c.max_n;
   m.growth = c.growth;
   m.max_run_ms = c.max_run_ms;
@@ -75,8 +82,13 @@ method make(std::string name, method_kind kind, algorithm algo, peer which, bool
 
 std::vector<method> build() {
   std::vector<method> v;
-  v.push_back(make("cub_radix", method_kind::gpu_peer, algorithm::automatic, peer::cub_radix));
-  v.push_back(make("cub_segmented", method_kind::gpu_peer, algorithm::automatic, peer::cub_segmented, true));
+  // Each CUB peer twice: the newest CUB (the name) and the toolkit's (_cuda).
+  auto cub_peer = [&](const std::string& name, peer which, bool segmented = false) {
+    v.push_back(make(name, method_kind::gpu_peer, algorithm::automatic, which, segmented, cub_build::latest));
+    v.push_back(make(name + "_cuda", method_kind::gpu_peer, algorithm::automatic, which, segmented, cub_build::cuda));
+  };
+  cub_peer("cub_radix", peer::cub_radix);
+  cub_peer("cub_segmented", peer::cub_segmented, true);
   for (auto name : our_names) {
     algorithm a{};
     if (!parse_algorithm(name, a)) {
@@ -88,7 +100,7 @@ std::vector<method> build() {
   }
   // gpusort::segmented_sort_keys / _pairs (no algorithm value: opt.algo is ignored)
   v.push_back(make("segmented", method_kind::ours, algorithm::automatic, peer::none, true));
-  v.push_back(make("cub_merge", method_kind::gpu_peer, algorithm::automatic, peer::cub_merge));
+  cub_peer("cub_merge", peer::cub_merge);
   v.push_back(make("thrust", method_kind::gpu_peer, algorithm::automatic, peer::thrust));
   v.push_back(make("std_sort", method_kind::cpu, algorithm::automatic, peer::std_sort));
   v.push_back(make("cpu_merge_recursive", method_kind::cpu, algorithm::automatic, peer::cpu_merge_recursive));
@@ -155,7 +167,7 @@ std::string caps_summary() {
   for (const auto& m : all_methods()) {
     char line[160];
     std::string cap = m.max_n ? "n <= 2^" + std::to_string(__builtin_ctzll(m.max_n)) : "no size cap";
-    std::snprintf(line, sizeof line, "    %-16s %-12s and no n predicted to need over %.0f ms a run\n",
+    std::snprintf(line, sizeof line, "    %-19s %-12s and no n predicted to need over %.0f ms a run\n",
                   m.name.c_str(), cap.c_str(), m.max_run_ms);
     s += line;
   }

@@ -1,9 +1,11 @@
 // What `gpusort bench` can run: gpusort's GPU algorithms (and its
-// segmented sort), the GPU peers (CUB radix, CUB merge, CUB segmented,
-// Thrust) and the CPU baselines, with the caps that keep the default suite
+// segmented sort), the GPU peers (CUB radix, CUB merge, CUB segmented, each
+// against the newest CUB and the toolkit's; Thrust) and the CPU baselines, with the caps that keep the default suite
 // within a few minutes. The one place that lists our algorithm names and the
 // one table of caps.
 #pragma once
+
+#include "bench/peers/cub_build.hpp"
 
 #include <gpusort/gpusort.hpp>
 
@@ -24,6 +26,9 @@ struct method {
   method_kind kind;
   algorithm algo = algorithm::automatic;  // ours only
   peer which = peer::none;
+  // The CUB peers: the CUB they are built against (peers/cub_build.hpp);
+  // "cub_radix" is the newest's, "cub_radix_cuda" the toolkit's.
+  cub_build cub = cub_build::latest;
   // A segmented sort (ours "segmented", cub_segmented): runs on the
   // segmented distributions (segN, segpowN) only, the others on the rest.
   bool segmented = false;
@@ -40,10 +45,12 @@ struct method {
 };
 
 // Every method, in run order: cub_radix and cub_segmented first (the
-// others' ratios refer to them), then ours (our algorithms are those in the
-// name list that the library's parse_algorithm knows, then "segmented"),
-// the other peers, the CPU baselines, the host-memory rows (ours, then the
-// naive copy + CUB + copy they are measured against).
+// others' ratios refer to them; cub_radix_cuda and cub_segmented_cuda, the
+// toolkit's CUB, follow each), then ours ("auto", the library's automatic
+// choice, then the algorithms of the name list that the library's
+// parse_algorithm knows, then "segmented"), the other peers, the CPU
+// baselines, the host-memory rows (ours, then the naive copy + CUB + copy
+// they are measured against).
 const std::vector<method>& all_methods();
 const method* find_method(std::string_view name);
 // Our algorithm names, space separated ("odd_even bitonic").

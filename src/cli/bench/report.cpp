@@ -2,6 +2,7 @@
 
 #include "args.hpp"
 #include "build_info.hpp"
+#include "bench/peers/cub_build.hpp"
 #include "bench/peers/cub_offsets.hpp"
 
 #include <cerrno>
@@ -45,7 +46,7 @@ std::string describe_configs(const row& r) {
 }
 
 const char* table_head =
-    "  algorithm     key    value  n           dist          median_ms    Gkeys/s     GB/s  %copy  "
+    "  algorithm          key    value  n           dist           median_ms    Gkeys/s     GB/s  %copy  "
     "vs_cub  verified\n";
 
 }  // namespace
@@ -72,6 +73,7 @@ reporter::reporter(const environment& env, const std::string& csv_path)
   std::fprintf(csv_, "# date: %s\n", utc_now().c_str());
   std::fprintf(csv_, "# cub_offsets: %.*s; each width's median on a '# peer' line before the row\n",
                int(cub_offsets_policy.size()), cub_offsets_policy.data());
+  std::fprintf(csv_, "# cub_versions: %s\n", cub_builds_line().c_str());
   std::fprintf(csv_, "algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified\n");
   std::fflush(csv_);
 }
@@ -95,15 +97,17 @@ void reporter::add(const row& r) {
   const double gbps = 2.0 * double(r.n) * double(r.bytes_per_item) / (r.median_ms * 1e-3) / 1e9;
   const auto id = std::make_tuple(r.key, r.value, r.n, r.dist);
   // The ratio's reference: cub_radix, or cub_segmented on segmented
-  // distributions (where cub_radix does not run).
+  // distributions (where cub_radix does not run); their _cuda twins (the
+  // toolkit's CUB, timed right after) where those did not run.
   if (r.algorithm == "cub_radix" || r.algorithm == "cub_segmented") cub_[id] = gkeys;
+  if (r.algorithm == "cub_radix_cuda" || r.algorithm == "cub_segmented_cuda") cub_.emplace(id, gkeys);
 
   char pct[16] = "-", ratio[16] = "-";
   if (env_.copy_gbps > 0) std::snprintf(pct, sizeof pct, "%.1f", 100.0 * gbps / env_.copy_gbps);
   if (auto it = cub_.find(id); it != cub_.end() && it->second > 0)
     std::snprintf(ratio, sizeof ratio, "%.3f", gkeys / it->second);
   const std::string configs = r.configs.empty() ? "" : describe_configs(r);
-  std::printf("  %-13s %-6s %-6s %-11s %-12s %10.4f %10.4f %8.1f %6s %7s  %s%s%s\n",
+  std::printf("  %-18s %-6s %-6s %-11s %-13s %10.4f %10.4f %8.1f %6s %7s  %s%s%s\n",
               r.algorithm.c_str(), r.key.c_str(), r.value.c_str(), format_n(r.n).c_str(),
               r.dist.c_str(), r.median_ms, gkeys, gbps, pct, ratio,
               r.verified ? "yes" : "NO  <-- VERIFICATION FAILED", configs.empty() ? "" : "  ",
@@ -127,13 +131,13 @@ void reporter::comment(const std::string& line) {
 }
 
 void reporter::skipped(const std::string& algorithm, std::uint64_t n, const std::string& why) {
-  std::printf("  %-13s %-6s %-6s %-11s %-12s skipped: %s\n", algorithm.c_str(), key_.c_str(),
+  std::printf("  %-18s %-6s %-6s %-11s %-13s skipped: %s\n", algorithm.c_str(), key_.c_str(),
               value_.c_str(), format_n(n).c_str(), dist_.c_str(), why.c_str());
   std::fflush(stdout);
 }
 
 void reporter::failed(const std::string& algorithm, std::uint64_t n, const std::string& why) {
-  std::printf("  %-13s %-6s %-6s %-11s %-12s FAILED: %s\n", algorithm.c_str(), key_.c_str(),
+  std::printf("  %-18s %-6s %-6s %-11s %-13s FAILED: %s\n", algorithm.c_str(), key_.c_str(),
               value_.c_str(), format_n(n).c_str(), dist_.c_str(), why.c_str());
   std::fflush(stdout);
   std::fprintf(stderr, "gpusort bench: %s at n=%llu FAILED: %s\n", algorithm.c_str(),

@@ -2,14 +2,14 @@
 // long run shows progress) and the CSV, written row by row.
 //
 // CSV: '#' comment lines (device, CUDA versions, commit, copy bandwidth,
-// CPU threads, date, the CUB peers' offset policy), then
+// CPU threads, date, the CUB peers' offset policy and CUB versions), then
 //   algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified
 // value is "-" for keys only, else the values' type ("u32", "u64": original
 // indices, --value); distribution is a harness name or a segmented one
 // (seg256, segpow256: segments.hpp). A row timed in
 // several configurations (a CUB peer's offset widths) follows a comment line
-//   # peer cub_radix u32 - n=268435456 uniform: offsets int64 (A ms; int32 B ms)
-//   # peer cub_segmented u32 - n=268435456 seg256: StableSortKeys, offsets int32 (A ms; int64 B ms)
+//   # peer cub_radix u32 - n=268435456 uniform: CUB 3.6.0, offsets int64 (A ms; int32 B ms)
+//   # peer cub_segmented u32 - n=268435456 seg256: CUB 3.6.0, StableSortKeys, offsets int32 (A ms; int64 B ms)
 // naming the reported (fastest) configuration first, then the others; its
 // median_ms is the fastest's, verified whether every configuration's was.
 #pragma once

@@ -1,15 +1,11 @@
-// The struct key u32f32 (struct_key.hpp): its comparator, its two sorters
-// (ours through the comparator API's two-phase call, CUB's stable merge
-// sort), its input and its check.
+// The struct key u32f32 (struct_key.hpp): our sorter (the comparator API's
+// two-phase call; CUB's stable merge sort is peers/cub_struct.cuh), the
+// input and the check.
 #include "struct_key.hpp"
 
 #include "args.hpp"
-#include "bench/cuda_check.hpp"
-#include "bench/peers/cub_sorter.cuh"
 
 #include <gpusort/merge_sort.cuh>
-
-#include <cub/device/device_merge_sort.cuh>
 
 #include <algorithm>
 #include <cstdio>
@@ -18,13 +14,6 @@
 namespace gpusort::cli::bench {
 
 namespace {
-
-// (major, then minor): host and device, so the reference sort uses it too.
-struct by_major_minor {
-  __host__ __device__ __forceinline__ bool operator()(const u32f32& a, const u32f32& b) const {
-    return a.major < b.major || (a.major == b.major && a.minor < b.minor);
-  }
-};
 
 using index32 = std::uint32_t;  // the (unused) value type of keys-only sorters
 
@@ -39,17 +28,6 @@ class ours_struct final : public device_sorter<u32f32, index32> {
   void sort(void* temp, std::size_t temp_bytes, u32f32* keys_in, u32f32* keys_out, index32*,
             index32*, std::size_t n, cudaStream_t stream) override {
     gpusort::merge_sort_keys(temp, temp_bytes, keys_in, keys_out, n, by_major_minor{}, stream);
-  }
-};
-
-class cub_struct final : public cub_sorter<u32f32, index32, cub_struct> {
- public:
-  template <class N>
-  static void call(void* temp, std::size_t& bytes, u32f32* keys_in, u32f32* keys_out, index32*,
-                   index32*, N n, cudaStream_t stream) {
-    cuda_check(cub::DeviceMergeSort::StableSortKeysCopy(temp, bytes, keys_in, keys_out, n,
-                                                        by_major_minor{}, stream),
-               "cub::DeviceMergeSort::StableSortKeysCopy");
   }
 };
 
@@ -74,7 +52,7 @@ suite_config struct_key_suite(const suite_config& cfg) {
         out.methods.push_back(m);
       else
         append_item(methods, m->name, ',');
-    if (!methods.empty()) skipped = methods + " (only merge_path and cub_merge take a comparator)";
+    if (!methods.empty()) skipped = methods + " (only merge_path and the cub_merge peers take a comparator)";
     bool special = false;
     for (const bench_dist& d : cfg.dists)
       if (!d.segmented() && d.keys == harness::dist::float_special)
@@ -115,7 +93,11 @@ harness::check verify_struct_keys(const std::vector<u32f32>& in, const std::vect
 }
 
 std::unique_ptr<device_sorter<u32f32, index32>> make_struct_sorter(const method& m) {
-  if (m.which == peer::cub_merge) return std::make_unique<cub_struct>();
+  if (m.which == peer::cub_merge) {
+    if (m.cub == cub_build::cuda) return make_cub_struct<cub_build::cuda>();
+    if constexpr (has_cub_latest) return make_cub_struct<cub_build::latest>();
+    return nullptr;
+  }
   if (sorts_struct_keys(m)) return std::make_unique<ours_struct>();
   return nullptr;
 }

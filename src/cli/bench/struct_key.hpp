@@ -2,12 +2,13 @@
 // ordered by (major, then minor) through a device comparator, so the
 // comparator API (gpusort::merge_sort_keys, algorithm merge_path) is timed
 // against cub::DeviceMergeSort with the same functor. Keys only; only
-// merge_path and cub_merge sort it. The suite (suite.cpp) runs it like the
-// 12 library keys, asking this header for what differs: the methods, the
-// input, the sorters and the check.
+// merge_path and the cub_merge peers sort it. The suite (suite.cpp) runs it
+// like the 12 library keys, asking this header for what differs: the
+// methods, the input, the sorters and the check.
 #pragma once
 
 #include "device_sorter.hpp"
+#include "bench/peers/cub_build.hpp"
 #include "keys.hpp"
 #include "methods.hpp"
 #include "suite.hpp"
@@ -28,6 +29,13 @@ struct u32f32 {
   float minor;
 };
 static_assert(sizeof(u32f32) == 8, "u32f32 has no padding: outputs are compared bytewise");
+
+// (major, then minor): host and device, so the reference sort uses it too.
+struct by_major_minor {
+  GPUSORT_HD bool operator()(const u32f32& a, const u32f32& b) const {
+    return a.major < b.major || (a.major == b.major && a.minor < b.minor);
+  }
+};
 
 inline constexpr std::string_view struct_key_name = "u32f32";
 template <class K> inline constexpr bool is_struct_key = std::is_same_v<K, u32f32>;
@@ -54,8 +62,13 @@ std::vector<u32f32> generate_struct_keys(harness::dist d, std::size_t n, std::ui
 // check too).
 harness::check verify_struct_keys(const std::vector<u32f32>& in, const std::vector<u32f32>& out);
 
-// merge_path or cub_merge with the comparator; null for any other method.
+// merge_path, cub_merge or cub_merge_cuda with the comparator; null for any
+// other method, and for cub_merge where the newest CUB was not built.
 // Keys only: the value type is the keys-only runs' u32, never used.
 std::unique_ptr<device_sorter<u32f32, std::uint32_t>> make_struct_sorter(const method& m);
+
+// cub::DeviceMergeSort with the comparator, built against either CUB
+// (peers/cub_struct.cuh).
+template <cub_build B> std::unique_ptr<device_sorter<u32f32, std::uint32_t>> make_cub_struct();
 
 }  // namespace gpusort::cli::bench

@@ -40,6 +40,9 @@ template <class V> constexpr bool narrow_values = std::is_same_v<V, std::uint32_
 // Why m is not built for K keys with V values (empty when it is). run()
 // skips it with this reason; make_sorter() is never asked for it.
 template <class K, class V> std::string not_built(const method& m, const std::string& key) {
+  if (m.kind == method_kind::gpu_peer && m.which != peer::thrust && m.cub == cub_build::latest && !has_cub_latest)
+    return "not built: the newest CCCL's headers were not found at configure time (scripts/setup.sh "
+           "fetches them); " + m.name + "_cuda is the toolkit's CUB";
   if constexpr (!is_struct_key<K>)
     if (m.which == peer::cub_segmented && !has_cub_segmented<K>)
       return "not built for " + key + " keys (only " + std::string(cub_segmented_keys) +
@@ -51,6 +54,14 @@ template <class K, class V> std::string not_built(const method& m, const std::st
   return {};
 }
 
+// make.template operator()<B>() for the CUB build of m; null for the newest
+// CUB where it was not built (not_built() says so first).
+template <class K, class V, class F> std::unique_ptr<device_sorter<K, V>> by_cub(const method& m, F&& make) {
+  if (m.cub == cub_build::cuda) return make.template operator()<cub_build::cuda>();
+  if constexpr (has_cub_latest) return make.template operator()<cub_build::latest>();
+  return nullptr;
+}
+
 template <class K, class V>
 std::unique_ptr<device_sorter<K, V>> make_sorter(const method& m, pivot_rule pivots) {
   if constexpr (is_struct_key<K>) {
@@ -59,11 +70,11 @@ std::unique_ptr<device_sorter<K, V>> make_sorter(const method& m, pivot_rule piv
     switch (m.which) {
       case peer::none:
         return m.segmented ? make_ours_segmented<K, V>() : make_ours<K, V>(m.algo, pivots);
-      case peer::cub_radix: return make_cub_radix<K, V>();
-      case peer::cub_merge: return make_cub_merge<K, V>();
+      case peer::cub_radix: return by_cub<K, V>(m, [&]<cub_build B>() { return make_cub_radix<K, V, B>(); });
+      case peer::cub_merge: return by_cub<K, V>(m, [&]<cub_build B>() { return make_cub_merge<K, V, B>(); });
       case peer::cub_segmented:
         if constexpr (has_cub_segmented<K> && narrow_values<V>)
-          return make_cub_segmented<K, V>();
+          return by_cub<K, V>(m, [&]<cub_build B>() { return make_cub_segmented<K, V, B>(); });
         else
           return nullptr;  // not built: run() says so first
       case peer::thrust:
@@ -72,7 +83,7 @@ std::unique_ptr<device_sorter<K, V>> make_sorter(const method& m, pivot_rule piv
         else
           return nullptr;
       case peer::host_naive_pinned:
-      case peer::host_naive_pageable: return make_cub_radix<K, V>();
+      case peer::host_naive_pageable: return make_best_cub_radix<K, V>();
       default: return nullptr;
     }
   }

@@ -13,7 +13,6 @@
 
 #include <cub/device/device_merge_sort.cuh>
 
-
 namespace gpusort::cli::bench {
 
 // a before b iff rank(a) < rank(b) under ascending key_order<K> over all
@@ -28,8 +27,8 @@ template <class K> struct key_order_less {
   __host__ __device__ __forceinline__ bool operator()(const K& a, const K& b) const { return rank(a) < rank(b); }
 };
 
-template <class K, class V>
-class cub_merge_sorter final : public cub_sorter<K, V, cub_merge_sorter<K, V>> {
+template <class K, class V, cub_build B>
+class cub_merge_sorter final : public cub_sorter<K, V, B, cub_merge_sorter<K, V, B>> {
  public:
   bool in_place(bool pairs) const override { return pairs; }
   template <class N>
@@ -46,11 +45,12 @@ class cub_merge_sorter final : public cub_sorter<K, V, cub_merge_sorter<K, V>> {
   }
 };
 
-template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_merge() {
-  return std::make_unique<cub_merge_sorter<K, V>>();
+template <class K, class V, cub_build B> std::unique_ptr<device_sorter<K, V>> make_cub_merge() {
+  return std::make_unique<cub_merge_sorter<K, V, B>>();
 }
 
 }  // namespace gpusort::cli::bench
 
-#define GPUSORT_CLI_INSTANTIATE_cub_merge(K, V) \
-  template std::unique_ptr<gpusort::cli::bench::device_sorter<K, V>> gpusort::cli::bench::make_cub_merge<K, V>();
+#define GPUSORT_CLI_INSTANTIATE_cub_merge(K, V)                                                        \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<K, V>>                                  \
+  gpusort::cli::bench::make_cub_merge<K, V, GPUSORT_CLI_THIS_CUB>();

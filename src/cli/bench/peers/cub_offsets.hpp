@@ -1,4 +1,4 @@
-// The offset widths the CUB peers run with5). CUB's entry points
+// The offset widths the CUB peers run with. CUB's entry points
 // take the item count's type as a template parameter, and which width is
 // faster depends on the call (key type, pairs, n), so every CUB peer runs
 // with both (int32 only where n fits) and the bench reports the faster;
@@ -36,6 +36,13 @@ inline offset_width parse_offset_width(std::string_view name) {
 inline std::vector<offset_width> offset_widths(std::size_t n) {
   if (n <= std::size_t(INT_MAX)) return {offset_width::int32, offset_width::int64};
   return {offset_width::int64};
+}
+
+// offset_widths(n) by name: a CUB peer's variants (device_sorter.hpp).
+inline std::vector<std::string> offset_width_names(std::size_t n) {
+  std::vector<std::string> names;
+  for (offset_width w : offset_widths(n)) names.emplace_back(to_string(w));
+  return names;
 }
 
 // The policy, as the bench prints it and the CSV's `#` header states it.

@@ -1,5 +1,6 @@
 // Peer: cub::DeviceRadixSort (onesweep LSD radix sort), keys and pairs
-// (u32 or u64 values), out of place (offset width: see cub_sorter.cuh).
+// (u32 or u64 values), out of place (offset width and CUB build: see
+// cub_sorter.cuh).
 #pragma once
 
 #include "bench/cuda_check.hpp"
@@ -7,11 +8,10 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-
 namespace gpusort::cli::bench {
 
-template <class K, class V>
-class cub_radix_sorter final : public cub_sorter<K, V, cub_radix_sorter<K, V>> {
+template <class K, class V, cub_build B>
+class cub_radix_sorter final : public cub_sorter<K, V, B, cub_radix_sorter<K, V, B>> {
  public:
   template <class N>
   static void call(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, V* vals_in,
@@ -28,11 +28,12 @@ class cub_radix_sorter final : public cub_sorter<K, V, cub_radix_sorter<K, V>> {
   }
 };
 
-template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_radix() {
-  return std::make_unique<cub_radix_sorter<K, V>>();
+template <class K, class V, cub_build B> std::unique_ptr<device_sorter<K, V>> make_cub_radix() {
+  return std::make_unique<cub_radix_sorter<K, V, B>>();
 }
 
 }  // namespace gpusort::cli::bench
 
-#define GPUSORT_CLI_INSTANTIATE_cub_radix(K, V) \
-  template std::unique_ptr<gpusort::cli::bench::device_sorter<K, V>> gpusort::cli::bench::make_cub_radix<K, V>();
+#define GPUSORT_CLI_INSTANTIATE_cub_radix(K, V)                                                        \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<K, V>>                                  \
+  gpusort::cli::bench::make_cub_radix<K, V, GPUSORT_CLI_THIS_CUB>();

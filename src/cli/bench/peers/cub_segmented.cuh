@@ -6,7 +6,7 @@
 // Variants: the width of the segment offsets (cub_offsets.hpp's policy:
 // int32 only where n <= 2^31-1, then int64), from which CUB picks its
 // offset type; its item and segment counts are 64-bit (CCCL 3). The '# peer'
-// line names the entry point and the width.
+// line names the CUB version, the entry point and the width.
 #pragma once
 
 #include "bench/cuda_check.hpp"
@@ -18,15 +18,15 @@
 
 namespace gpusort::cli::bench {
 
-template <class K, class V>
-class cub_segmented_sorter final : public two_phase_sorter<K, V, cub_segmented_sorter<K, V>> {
+template <class K, class V, cub_build B>
+class cub_segmented_sorter final : public two_phase_sorter<K, V, cub_segmented_sorter<K, V, B>> {
  public:
   void set_segments(const device_segments& segments, bool pairs) override {
     segments_ = segments;
     pairs_ = pairs;
   }
   variant_list variants(std::size_t n) const override {
-    variant_list v{pairs_ ? "StableSortPairs, offsets" : "StableSortKeys, offsets", {}};
+    variant_list v{this_cub_name<B>() + (pairs_ ? ", StableSortPairs, offsets" : ", StableSortKeys, offsets"), {}};
     for (offset_width w : offset_widths(n))
       if (w == offset_width::int64 || segments_.offsets32) v.names.emplace_back(to_string(w));
     return v;
@@ -65,11 +65,12 @@ class cub_segmented_sorter final : public two_phase_sorter<K, V, cub_segmented_s
   offset_width width_ = offset_width::int64;  // valid for every n
 };
 
-template <class K, class V> std::unique_ptr<device_sorter<K, V>> make_cub_segmented() {
-  return std::make_unique<cub_segmented_sorter<K, V>>();
+template <class K, class V, cub_build B> std::unique_ptr<device_sorter<K, V>> make_cub_segmented() {
+  return std::make_unique<cub_segmented_sorter<K, V, B>>();
 }
 
 }  // namespace gpusort::cli::bench
 
-#define GPUSORT_CLI_INSTANTIATE_cub_segmented(K, V) \
-  template std::unique_ptr<gpusort::cli::bench::device_sorter<K, V>> gpusort::cli::bench::make_cub_segmented<K, V>();
+#define GPUSORT_CLI_INSTANTIATE_cub_segmented(K, V)                                                    \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<K, V>>                                  \
+  gpusort::cli::bench::make_cub_segmented<K, V, GPUSORT_CLI_THIS_CUB>();

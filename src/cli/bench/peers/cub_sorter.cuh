@@ -6,10 +6,13 @@
 //                                       vals_in, vals_out, N n, stream)
 // and is called with N = int or std::int64_t. A peer whose CUB call has
 // another shape (a segmented sort) uses cub_offsets.hpp the same way.
+// The variants name the CUB version the unit was built with ("CUB 3.6.0,
+// offsets"), so the table and the CSV's '# peer' lines say both.
 #pragma once
 
 #include "bench/device_sorter.hpp"
 #include "bench/peers/cub_offsets.hpp"
+#include "bench/peers/this_cub.cuh"
 
 namespace gpusort::cli::bench {
 
@@ -34,13 +37,13 @@ template <class K, class V, class Derived> class two_phase_sorter : public devic
   const Derived& self() const { return static_cast<const Derived&>(*this); }
 };
 
-template <class K, class V, class Derived>
-class cub_sorter : public two_phase_sorter<K, V, cub_sorter<K, V, Derived>> {
+// B: the CUB the unit compiles against (this_cub.cuh), which Derived also
+// takes, so the two builds never share a symbol.
+template <class K, class V, cub_build B, class Derived>
+class cub_sorter : public two_phase_sorter<K, V, cub_sorter<K, V, B, Derived>> {
  public:
   variant_list variants(std::size_t n) const override {
-    variant_list v{"offsets", {}};
-    for (offset_width w : offset_widths(n)) v.names.emplace_back(to_string(w));
-    return v;
+    return {this_cub_name<B>() + ", offsets", offset_width_names(n)};
   }
   void select_variant(const std::string& name) override { width_ = parse_offset_width(name); }
 

@@ -1,0 +1,36 @@
+// Peer: cub::DeviceMergeSort on the struct key u32f32 (struct_key.hpp) with
+// the comparator merge_path is given, keys only, out of place
+// (StableSortKeysCopy; offset width and CUB build: see cub_sorter.cuh).
+#pragma once
+
+#include "bench/cuda_check.hpp"
+#include "bench/peers/cub_sorter.cuh"
+#include "bench/struct_key.hpp"
+
+#include <cub/device/device_merge_sort.cuh>
+
+namespace gpusort::cli::bench {
+
+template <cub_build B>
+class cub_struct_sorter final : public cub_sorter<u32f32, std::uint32_t, B, cub_struct_sorter<B>> {
+ public:
+  template <class N>
+  static void call(void* temp, std::size_t& bytes, u32f32* keys_in, u32f32* keys_out, std::uint32_t*,
+                   std::uint32_t*, N n, cudaStream_t stream) {
+    cuda_check(cub::DeviceMergeSort::StableSortKeysCopy(temp, bytes, keys_in, keys_out, n, by_major_minor{},
+                                                        stream),
+               "cub::DeviceMergeSort::StableSortKeysCopy");
+  }
+};
+
+template <cub_build B> std::unique_ptr<device_sorter<u32f32, std::uint32_t>> make_cub_struct() {
+  return std::make_unique<cub_struct_sorter<B>>();
+}
+
+}  // namespace gpusort::cli::bench
+
+// One unit per CUB build; the key and value of the generated unit's name
+// (cub_struct_u32f32_u32) are the struct key's and not otherwise used.
+#define GPUSORT_CLI_INSTANTIATE_cub_struct(K, V)                                                       \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<gpusort::cli::bench::u32f32, std::uint32_t>> \
+  gpusort::cli::bench::make_cub_struct<GPUSORT_CLI_THIS_CUB>();
