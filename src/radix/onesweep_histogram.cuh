@@ -95,13 +95,17 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
 #pragma unroll
       for (int i = 0; i < I; ++i) {
         const U o = count(k[i]);
-        if constexpr (WATCH) {
-          const U r = d.rank_of(o);
-          U next = U(__shfl_down_sync(0xFFFFFFFFu, W(r), 1));
-          const std::size_t g = at + threadIdx.x + std::size_t(i) * threads;
-          if ((threadIdx.x & 31u) == 31u) next = g + 1 < n ? rank_at(g + 1) : r;
-          watch->unsorted |= next < r;
-        }
+        // until the warp sees a key below the one before it (random keys:
+        // within its first keys), then never again: the flag is the warp's
+        // vote, so the branch and the shuffle stay warp-uniform
+        if constexpr (WATCH)
+          if (!watch->unsorted) {
+            const U r = d.rank_of(o);
+            U next = U(__shfl_down_sync(0xFFFFFFFFu, W(r), 1));
+            const std::size_t g = at + threadIdx.x + std::size_t(i) * threads;
+            if ((threadIdx.x & 31u) == 31u) next = g + 1 < n ? rank_at(g + 1) : r;
+            watch->unsorted = __any_sync(0xFFFFFFFFu, next < r);
+          }
       }
     } else {
       const unsigned left = unsigned(end - at);
@@ -111,7 +115,7 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
           const U o = count(from[std::size_t(i) * threads]);
           if constexpr (WATCH) {
             const std::size_t g = at + threadIdx.x + std::size_t(i) * threads;
-            if (g + 1 < n) watch->unsorted |= rank_at(g + 1) < d.rank_of(o);
+            if (!watch->unsorted && g + 1 < n) watch->unsorted = rank_at(g + 1) < d.rank_of(o);
           }
         }
     }
