@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the before/after comparison of scripts/device_ab.sh's runs.
+"""Prints the before/after comparison of `scripts/bench.sh ab`'s runs.
 
 Reads DIR/rows.txt and DIR/r<i>_<binary>_<k>.csv (gpusort bench CSVs); for
 every row and every (algorithm, key, value, n, distribution) case in it, the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Joins bench CSVs from several `gpusort bench` runs of one session into one.
+"""Joins the CSVs of several `gpusort bench` runs on one machine into one.
 
 The first file's `#` lines above its header row (device, CUDA versions,
 commit, copy rate, the CUB offset policy) head the result; every file's

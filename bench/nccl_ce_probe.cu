@@ -4,8 +4,8 @@
 // buffers from ncclMemAlloc registered as symmetric windows, default policy;
 // the same with NCCL_CTA_POLICY_ZERO. For each:
 //   send/recv  one group, each rank sending `bytes` to the other
-//   alltoall   ncclAlltoAll of `bytes` a peer (looked up at run time: the
-//              lent machines' NCCL may predate it)
+//   alltoall   ncclAlltoAll of `bytes` a peer (looked up at run time: an
+//              older NCCL lacks it)
 // each alone and beside an 8 GiB device-to-device copy on each GPU (the
 // local work an exchange would hide under); send/recv also beside a copy of
 // `bytes` (the sort's own share, copied while it exchanges), in GB/s a

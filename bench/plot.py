@@ -2,9 +2,11 @@
 """Plot a `gpusort bench` CSV: throughput (Gkeys/s) against n, log-log.
 
 One panel per (key, value, distribution) in the CSV, one line per
-algorithm; points whose output failed verification are marked with a red
-cross. The title names the device, commit and copy bandwidth from the CSV's
-'#' comment lines.
+algorithm, one legend for all panels below them; points whose output failed
+verification are marked with a red cross. The title names the device,
+commit and copy bandwidth from the CSV's '#' comment lines. The headline
+figure (one bar per task: the speed-up over the best peer) is
+bench/headline.py's.
 
 usage: plot.py CSV [-o PNG]      (default PNG: the CSV's name with .png)
 """
@@ -45,6 +47,7 @@ def read_bench_csv(path):
                 "value": r["value"],
                 "n": int(r["n"]),
                 "dist": r["distribution"],
+                "ms": float(r["median_ms"]),
                 "gkeys": float(r["gkeys_per_s"]),
                 "verified": r["verified"].strip() == "1",
             })
@@ -100,7 +103,10 @@ def plot(meta, rows, out_path):
 
     algos = algorithm_order({r["algorithm"] for r in all_rows})
     markers = "osD^vP*Xh<>p"
-    colors = {a: plt.cm.tab20(i % 20) for i, a in enumerate(algos)}
+    # One colour per name across every panel (the legend is shared).
+    palette = list(plt.cm.tab20.colors) + list(plt.cm.tab20b.colors)
+    names = algos + [a for a in PYTHON if any(r["algorithm"] == a for r in py_rows)]
+    colors = {a: palette[i % len(palette)] for i, a in enumerate(names)}
     style = {a: markers[i % len(markers)] for i, a in enumerate(algos)}
     for ax, n in zip(list(axes.flat)[len(combos):], bar_ns):
         groups = [c for c in single if next(iter(sizes[c])) == n]
@@ -122,7 +128,6 @@ def plot(meta, rows, out_path):
         ax.set_yscale("log")
         ax.set_title(f"n = {n:,}")
         ax.grid(True, axis="y", which="both", alpha=0.3)
-        ax.legend(fontsize=7)
     for ax, (key, value, dist) in zip(axes.flat, combos):
         sel = [r for r in rows if (r["key"], r["value"], r["dist"]) == (key, value, dist)]
         for algo in algos:
@@ -144,7 +149,6 @@ def plot(meta, rows, out_path):
         ax.set_ylabel("Gkeys/s")
         ax.set_title(panel_title(key, value, dist))
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
     for ax, (key, value, n) in zip(list(axes.flat)[len(combos) + len(bar_ns):], seg_panels):
         sel = [r for r in seg_rows if (r["key"], r["value"], r["n"]) == (key, value, n)]
         for algo in algorithm_order({r["algorithm"] for r in sel}):
@@ -158,7 +162,6 @@ def plot(meta, rows, out_path):
         ax.set_ylabel("Gkeys/s")
         ax.set_title(f"segmented: {panel_title(key, value, 'all segments equal')}, n = {n:,}")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
     if py_rows:
         ax = list(axes.flat)[panels - 1]
         cases = []
@@ -168,7 +171,6 @@ def plot(meta, rows, out_path):
                 cases.append(case)
         present = [a for a in PYTHON if any(r["algorithm"] == a for r in py_rows)]
         width = 0.8 / max(1, len(present))
-        pcolors = {a: plt.cm.tab10(i % 10) for i, a in enumerate(present)}
         for j, algo in enumerate(present):
             xs, ys = [], []
             for i, case in enumerate(cases):
@@ -176,7 +178,7 @@ def plot(meta, rows, out_path):
                 if hit:
                     xs.append(i + j * width)
                     ys.append(hit[0])
-            ax.bar(xs, ys, width, label=algo, color=pcolors[algo])
+            ax.bar(xs, ys, width, label=algo, color=colors[algo])
         ax.set_xticks([i + 0.4 - width / 2 for i in range(len(cases))])
         ax.set_xticklabels([f"{k}\n{d}\nn=2^{n.bit_length() - 1}" if n & (n - 1) == 0 else f"{k}\n{d}\nn={n:.0e}"
                             for k, d, n in cases], fontsize=7)
@@ -184,19 +186,29 @@ def plot(meta, rows, out_path):
         ax.set_yscale("log")
         ax.set_title("Python, one process (python -m gpusort.bench)")
         ax.grid(True, axis="y", which="both", alpha=0.3)
-        ax.legend(fontsize=7)
     for ax in list(axes.flat)[panels:]:
         ax.set_visible(False)
 
-    title = f"gpusort bench: {meta.get('device', '?')}, commit {meta.get('commit', '?')}"
+    title = f"gpusort bench: {meta.get('device', '?')}, commit {meta.get('commit', '?').split()[0]}"
     bw = meta.get("copy_bandwidth_gbps")
     if bw and float(bw) > 0:
         title += f", copy {float(bw):.0f} GB/s"
     if meta.get("date"):
         title += f" ({meta['date']})"
     fig.suptitle(title)
-    # Leave room at the top for the title.
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))
+    # One legend for every panel, below them, so that no panel's data hides
+    # behind it (the same name has the same colour and marker everywhere).
+    handles = {}
+    for ax in list(axes.flat)[:panels]:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
+    legend_rows = math.ceil(len(handles) / 6)
+    bottom = (0.3 + 0.22 * legend_rows) / fig.get_figheight()
+    if handles:
+        fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=min(6, len(handles)),
+                   fontsize=9, frameon=False)
+    # Leave room at the top for the title and at the bottom for the legend.
+    fig.tight_layout(rect=(0, bottom, 1, 1 - 0.35 / fig.get_figheight()))
     fig.savefig(out_path, dpi=120)
     print(f"wrote {out_path}")
 

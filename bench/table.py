@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the README's algorithm table (markdown) from a bench CSV.
+"""Prints docs/performance.md's algorithm table (Markdown) from a bench CSV.
 
 For each algorithm: Gkeys/s for u32 keys (uniform) at 2^24 and 2^28 and the
 ratio to cub_radix from the same run; rows the CSV lacks print as '-'.
@@ -24,10 +24,10 @@ NOTES = {
     "cub_merge": "peer: cub::DeviceMergeSort",
     "thrust": "peer: thrust::sort",
     "std_sort": "peer: std::sort, one CPU thread",
-    "cpu_merge_recursive": "seed 001's recursive CPU merge sort, one thread",
-    "cpu_merge_iterative": "seed 001's bottom-up CPU merge sort, one thread",
+    "cpu_merge_recursive": "recursive CPU merge sort (\"Merge sort on CUDA\"), one thread",
+    "cpu_merge_iterative": "bottom-up CPU merge sort (\"Merge sort on CUDA\"), one thread",
     "cpu_parallel": "gpusort's CPU backend: MSD-hybrid radix, LSD radix or IPS4o (all cores)",
-    "gnu_parallel": "peer: libstdc++ parallel mode (the backend before), all cores",
+    "gnu_parallel": "peer: libstdc++ parallel mode, all cores",
     "ips4o": "peer: IPS4o's own parallel sort, same order",
 }
 ORDER = list(NOTES)

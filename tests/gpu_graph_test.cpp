@@ -1,5 +1,5 @@
 // GPU suite: every device call of the library can be captured in a CUDA
-// graph (issue 15: no host round-trip in any algorithm). For every
+// graph (no host round-trip in any algorithm). For every
 // algorithm of the library's name table (gpusort::to_string over the
 // algorithm ids until it has no name, so a new family is covered without
 // editing this file), for u32, u64, f32 and i64 keys, keys and pairs:

@@ -93,6 +93,9 @@ template <class K> void check(const char* what, dist d, std::size_t n, gpusort::
   const auto used = pairs ? gpusort::sort(keys.span(), idx.span(), o) : gpusort::sort(keys.span(), o);
   if (n > 0) {  // nothing to sort: no device work, whichever backend is named
     ASSERT_EQ(used, gpusort::backend::gpu) << where;
+    // the tests' caps leave out of core exactly the calls that set one
+    const auto path = o.max_device_bytes ? gpusort::host_path::device_out_of_core : gpusort::host_path::device_in_core;
+    ASSERT_EQ(gpusort::to_string(used.path), gpusort::to_string(path)) << where;
   }
   const auto got = keys.vector();
   const bool full = o.begin_bit == 0 && o.end_bit < 0;
@@ -186,7 +189,9 @@ TEST_F(GpuHostPipelineMerge, TinyCapFallsBackToTheCpu) {
   o.max_device_bytes = 4096;
   const auto in = h::generate<std::uint32_t>(dist::uniform, 100000, 4);
   auto keys = in;
-  EXPECT_EQ(gpusort::sort(std::span<std::uint32_t>(keys), o), gpusort::backend::cpu_parallel);
+  const auto used = gpusort::sort(std::span<std::uint32_t>(keys), o);
+  EXPECT_EQ(used, gpusort::backend::cpu_parallel);
+  EXPECT_EQ(used.path, gpusort::host_path::cpu);
   EXPECT_TRUE(sorted_keys_of(in, keys, o, true));
 }
 
@@ -195,7 +200,9 @@ TEST_F(GpuHostPipelineMerge, DeviceMemorySortsInPlace) {
   const auto in = h::generate<std::uint64_t>(dist::uniform, 77777, 6);
   device_buffer<std::uint64_t> d(in);
   const auto o = make_options(gpusort::order::ascending);
-  EXPECT_EQ(gpusort::sort(std::span<std::uint64_t>(d.data(), d.size()), o), gpusort::backend::gpu);
+  const auto used = gpusort::sort(std::span<std::uint64_t>(d.data(), d.size()), o);
+  EXPECT_EQ(used, gpusort::backend::gpu);
+  EXPECT_EQ(used.path, gpusort::host_path::device_resident);
   EXPECT_TRUE(same_bits(d.download(), cub_stable(in, o).keys));
 }
 
@@ -229,7 +236,7 @@ TEST_F(GpuHostPipelineMerge, UnstableAlgorithm) {
   }
 }
 
-// The out-of-core run: GPUSORT_HUGE_HOST_ITEMS u64 keys (2^33 there)
+// The out-of-core run at scale: GPUSORT_HUGE_HOST_ITEMS u64 keys (e.g. 2^33)
 // in pageable memory (pinned with GPUSORT_HUGE_HOST_PINNED=1) under a 16 GiB
 // cap, checked as sorted and as the same multiset (a sum and an xor of
 // hashes). Minutes and 64 GiB of RAM, so only when asked for.

@@ -343,7 +343,7 @@ TEST_F(GpuMulti, RadixFirstSmall) {
                                             S::radix_first);
 }
 
-// The skew rule: every rank within 5% of n / p.
+// The balance bound: every rank within 5% of n / p.
 TEST_F(GpuMulti, Balance) {
   for (dist d : {dist::uniform, dist::equal, dist::few_unique, dist::zipf, dist::sorted, dist::sample_killer})
     check_sort<std::uint32_t>(d, std::size_t(1) << 21, 4, gpusort::order::ascending, false,

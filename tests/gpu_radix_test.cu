@@ -290,7 +290,7 @@ TEST_F(GpuRadixMsdWideValues, U64KeysU64Values) {
 // device code (block_sort: radix_tile and onesweep's small path) and the
 // histogram's ordered() + from_ordered(). Glued together they must be the
 // host's key_order::rank, for many bit ranges (begin_bit and widths not
-// multiples of 8). The first H200 run sorted partial ranges by bits above
+// multiples of 8). A build once sorted partial ranges by bits above
 // end_bit because std::popcount compiled to nothing in device code; the host
 // suite (RadixDigits) cannot see that.
 namespace rx = gpusort::detail::radix;

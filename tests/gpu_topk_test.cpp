@@ -1,6 +1,6 @@
 // GPU suite: top-k (include/gpusort/topk.hpp), typed over every key type.
 // The oracle is std::partial_sort of the indices under oracle_order
-// (tests/oracle.hpp, written from first principles) with the tie
+// (tests/oracle.hpp, written from first principles) with topk.hpp's tie
 // rule: among equal keys the lower index first. Checked:
 //   one array  k in {1, 2, 31, 32, 1024, n - 1, n} over sizes from 1 to
 //              1,000,003, uniform, all-equal, few-unique, sorted ascending
@@ -11,6 +11,7 @@
 //   rows       1 to 65,536 keys a row (the block path up to 4096, the
 //              segmented-sort path past it), k in {1, 32, row length}
 //   segments   uneven, empty and short (< k) segments from device offsets
+//   unsorted   rows and segments past 4096 keys come best first anyway
 //   graph      the one-array and the rows call captured and replayed
 #include "gpu_cases.hpp"
 #include "gpu_util.hpp"
@@ -238,6 +239,47 @@ TYPED_TEST(GpuTopk, Segments) {
       ASSERT_TRUE(same_bits(got_k[s * k + j], keys[std::size_t(begin[s] + want[j])]));
     }
   }
+}
+
+// Unsorted top-k of rows and segments: up to 4096 keys the winners come in
+// input order; past 4096 (the segmented-sort path) they come best first
+// whatever opt.sorted says, as topk.hpp states. Pinned for both sides of
+// the edge, rows and segments, largest and smallest.
+class GpuTopkUnsorted : public gpu_test {};
+
+TEST_F(GpuTopkUnsorted, LongRowsAndSegmentsComeBestFirst) {
+  using K = float;
+  const std::size_t k = 32;
+  for (bool largest : {true, false})
+    for (std::size_t cols : {std::size_t(4096), std::size_t(4097), std::size_t(9000)}) {
+      const std::size_t rows = 3, n = rows * cols;
+      const auto keys = h::generate<K>(dist::uniform, n, 11 + cols);
+      gpusort::topk_options opt;
+      opt.largest = largest;
+      opt.sorted = false;
+      const std::vector<std::int64_t> bounds = {0, std::int64_t(cols), std::int64_t(2 * cols), std::int64_t(n)};
+      device_buffer<K> in(keys), out(rows * k);
+      device_buffer<std::int64_t> idx(rows * k), offsets(bounds);
+      for (bool as_segments : {false, true}) {
+        idx.fill_bytes(0xFF);
+        if (as_segments)
+          gpusort::segmented_topk(in.data(), out.data(), idx.data(), n, rows, offsets.data(), offsets.data() + 1, k,
+                                  opt);
+        else
+          gpusort::topk_rows(in.data(), out.data(), idx.data(), rows, cols, k, opt);
+        device_sync();
+        const auto got = idx.download();
+        const topk_oracle<K> o(largest);
+        for (std::size_t r = 0; r < rows; ++r) {
+          auto want = o.winners(keys.data() + r * cols, cols, k);  // best first
+          if (cols <= 4096) std::sort(want.begin(), want.end());  // input order
+          for (std::size_t j = 0; j < k; ++j)
+            ASSERT_EQ(got[r * k + j], want[j]) << (as_segments ? "segments" : "rows") << " of " << cols
+                                               << (largest ? " largest" : " smallest") << " row " << r << " slot "
+                                               << j;
+        }
+      }
+    }
 }
 
 class GpuTopkGraph : public gpu_test {};

@@ -163,6 +163,7 @@ TYPED_TEST(HostCpuSort, SortChoosesBackend) {
   auto out = in;
   const auto used = gpusort::sort(std::span<K>(out), opt);
   EXPECT_EQ(used, gpusort::gpu_available() ? gpusort::backend::gpu : gpusort::backend::cpu_parallel);
+  EXPECT_EQ(used.path, gpusort::gpu_available() ? gpusort::host_path::device_in_core : gpusort::host_path::cpu);
   const auto c = h::verify_keys(in.data(), out.data(), in.size(), opt, used == gpusort::backend::cpu_parallel);
   EXPECT_TRUE(c.ok) << c.message;
   EXPECT_TRUE(sorted_keys_of(in, out, opt, used == gpusort::backend::cpu_parallel));
@@ -198,7 +199,26 @@ TEST(HostCpuSortValues, EveryWidth) {
     }
 }
 
+// A device cap below the out-of-core path's minimum is no error: the CPU
+// sorts, and the result says which path ran (with or without a GPU).
+TEST(HostSortPath, CapBelowOutOfCoreMinimumRunsOnTheCpu) {
+  auto opt = make_options(gpusort::order::ascending);
+  opt.max_device_bytes = 4096;
+  const auto in = h::generate<std::uint32_t>(dist::uniform, 100000, 4);
+  auto keys = in;
+  const gpusort::sort_result used = gpusort::sort(std::span<std::uint32_t>(keys), opt);
+  EXPECT_EQ(used.backend, gpusort::backend::cpu_parallel);
+  EXPECT_EQ(used.path, gpusort::host_path::cpu);
+  EXPECT_TRUE(sorted_keys_of(in, keys, opt, true));
+  // the result still reads as the backend it names
+  const gpusort::backend b = gpusort::sort_cpu(std::span<std::uint32_t>(keys), opt);
+  EXPECT_EQ(b, gpusort::backend::cpu_parallel);
+}
+
 TEST(HostApi, Names) {
+  for (auto p : {gpusort::host_path::device_resident, gpusort::host_path::device_in_core,
+                 gpusort::host_path::device_out_of_core, gpusort::host_path::cpu})
+    EXPECT_NE(gpusort::to_string(p), "?");
   EXPECT_FALSE(gpusort::to_string(gpusort::backend::gpu).empty());
   EXPECT_NE(gpusort::to_string(gpusort::backend::gpu), gpusort::to_string(gpusort::backend::cpu_parallel));
   for (auto a : {gpusort::algorithm::odd_even, gpusort::algorithm::bitonic, gpusort::algorithm::automatic}) {

@@ -5,8 +5,11 @@
 #include "expect_error.hpp"
 #include "key_types.hpp"
 
+#include <gpusort/topk.hpp>
+
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <span>
 
 namespace {
@@ -80,6 +83,23 @@ TEST(HostErrors, SpanLengthsDiffer) {
   std::vector<std::uint64_t> v(4);
   EXPECT_GPUSORT_ERROR(gpusort::sort(std::span<float>(k), std::span<std::uint64_t>(v)), errc::invalid_argument);
   EXPECT_GPUSORT_ERROR(gpusort::sort_cpu(std::span<float>(k), std::span<std::uint64_t>(v)), errc::invalid_argument);
+}
+
+// Top-k asks for k <= n (k <= cols for rows): more throws, in the size
+// query already, so the check needs no GPU.
+TEST(HostErrors, TopkKLargerThanN) {
+  std::vector<float> in(100), out(101);
+  std::vector<std::int64_t> idx(101);
+  std::size_t bytes = 0;
+  EXPECT_GPUSORT_ERROR(gpusort::topk_keys<float>(nullptr, bytes, in.data(), out.data(), 100, 101),
+                       errc::invalid_argument);
+  EXPECT_GPUSORT_ERROR((gpusort::topk_indices<float, std::int64_t>(nullptr, bytes, in.data(), out.data(), idx.data(),
+                                                                   100, 101)),
+                       errc::invalid_argument);
+  EXPECT_GPUSORT_ERROR(gpusort::topk_keys<float>(in.data(), out.data(), 0, 1), errc::invalid_argument);
+  EXPECT_GPUSORT_ERROR((gpusort::topk_rows<float, std::int64_t>(nullptr, bytes, in.data(), out.data(), idx.data(), 10,
+                                                                10, 11)),
+                       errc::invalid_argument);
 }
 
 // Valid edge cases on the CPU path need no data at all.

@@ -168,7 +168,7 @@ TYPED_TEST(MultiPlan, StableGlobalOrderAndBalance) {
 }
 
 // Equal shards of 2^18 keys a rank: every bucket within 5% of n / p, for
-// distinct, all-equal, few-unique and zipf keys (the skew rule).
+// distinct, all-equal, few-unique and zipf keys (the balance bound).
 TEST(MultiPlanBalance, WithinFivePercent) {
   for (int p : {2, 4, 8})
     for (dist d : {dist::uniform, dist::equal, dist::few_unique, dist::zipf}) {

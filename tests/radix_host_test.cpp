@@ -80,7 +80,7 @@ TEST(RadixOnesweepPlan, EveryPatternEndsInTheOutput) {
 // from_ordered() (the onesweep histogram). Glued together they must be
 // key_order::rank; digits are counted from the top of the range, the first
 // one takes what is left at begin_bit, none reaches past end_bit (a wider mask lets
-// bits above end_bit take part: the H200 failures of BitRanges) and pads
+// bits above end_bit take part, as GpuRadix BitRanges once caught) and pads
 // rank last in every digit. The device side of the same extraction is
 // checked by GpuRadixDigits (gpu_radix_test.cu): a host-only test cannot see
 // device code generation (std::popcount compiled to nothing there).

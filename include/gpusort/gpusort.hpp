@@ -14,7 +14,7 @@
 //
 // The host-memory call gpusort::sort(std::span<K>) (and its pairs variant)
 // sorts data in host memory on the GPU when one is present and with a
-// parallel CPU sort otherwise, and returns which backend ran.
+// parallel CPU sort otherwise, and returns which backend and path ran.
 //
 // Keys: u8 u16 u32 u64 i8 i16 i32 i64 __half __nv_bfloat16 float double.
 // Values: any trivially copyable type of 1 to 16 bytes.
@@ -252,32 +252,55 @@ void segmented_sort_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* va
 enum class backend { gpu, cpu_parallel };
 std::string_view to_string(backend b);
 
+// The route a host-memory sort took.
+enum class host_path {
+  device_resident,     // the span was already in device memory: sorted in place there
+  device_in_core,      // the whole array fit the device: copied in, sorted, copied back (pipelined)
+  device_out_of_core,  // sorted in device-sized runs, then merged through the device
+  cpu,                 // the CPU backend (no device, sort_cpu, or too little device memory)
+};
+std::string_view to_string(host_path p);
+
+// What sort(std::span) did. Converts to the backend, so code written for a
+// `backend` result keeps working.
+struct sort_result {
+  gpusort::backend backend = gpusort::backend::cpu_parallel;
+  host_path path = host_path::cpu;
+  constexpr operator gpusort::backend() const noexcept { return backend; }
+  friend constexpr bool operator==(const sort_result& r, gpusort::backend b) noexcept { return r.backend == b; }
+  friend constexpr bool operator==(const sort_result&, const sort_result&) noexcept = default;
+};
+
 // Whether a usable CUDA device is present (cached after the first call).
 bool gpu_available();
 
 namespace detail {
 // force_cpu: skip the GPU even if present. vals may be null (keys only).
 template <class K>
-backend sort_host(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt,
-                  bool force_cpu);
+sort_result sort_host(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt,
+                      bool force_cpu);
 }  // namespace detail
 
 // Sorts keys that live in host memory. Uses the GPU when one is present,
-// else a parallel CPU sort (IPS4o over OpenMP, with the stable result).
-// Returns the backend that ran. On the GPU the data is pipelined: chunks are
-// copied in and sorted (opt.algo) while the next ones arrive, merged on the
-// device, and streamed back; pinned memory is copied by DMA directly,
-// pageable memory through a small ring of pinned buffers (the caller's array
-// is never pinned). Arrays larger than the device (or than
-// opt.max_device_bytes) are sorted out of core. Keys already in device
-// memory are sorted in place there. Stable on the CPU; on the GPU stable
-// when opt.algo is.
-template <class K> backend sort(std::span<K> keys, const options& opt = {}) {
+// else a parallel CPU sort (radix sorts, IPS4o for skewed wide keys; the
+// stable result). Returns the backend and the path that ran. On the GPU the
+// data is pipelined: chunks are copied in and sorted (opt.algo) while the
+// next ones arrive, merged on the device, and streamed back; pinned memory
+// is copied by DMA directly, pageable memory through a small ring of pinned
+// buffers (the caller's array is never pinned). Arrays larger than the
+// device (or than opt.max_device_bytes) are sorted out of core. When even
+// the out-of-core path's minimum does not fit (three runs of 1024 items and
+// one sort's scratch: a device nearly full, or a tiny max_device_bytes) the
+// call sorts on the CPU instead, without an error: the result says so
+// (backend cpu_parallel, path cpu). Keys already in device memory are
+// sorted in place there. Stable on the CPU; on the GPU stable when opt.algo
+// is.
+template <class K> sort_result sort(std::span<K> keys, const options& opt = {}) {
   detail::check_key<K>();
   return detail::sort_host<K>(keys.data(), nullptr, 0, keys.size(), opt, false);
 }
 template <class K, class V>
-backend sort(std::span<K> keys, std::span<V> vals, const options& opt = {}) {
+sort_result sort(std::span<K> keys, std::span<V> vals, const options& opt = {}) {
   detail::check_key<K>();
   detail::check_value<V>();
   if (keys.size() != vals.size())
@@ -285,12 +308,12 @@ backend sort(std::span<K> keys, std::span<V> vals, const options& opt = {}) {
   return detail::sort_host<K>(keys.data(), vals.data(), sizeof(V), keys.size(), opt, false);
 }
 // The CPU path alone, whatever hardware is present.
-template <class K> backend sort_cpu(std::span<K> keys, const options& opt = {}) {
+template <class K> sort_result sort_cpu(std::span<K> keys, const options& opt = {}) {
   detail::check_key<K>();
   return detail::sort_host<K>(keys.data(), nullptr, 0, keys.size(), opt, true);
 }
 template <class K, class V>
-backend sort_cpu(std::span<K> keys, std::span<V> vals, const options& opt = {}) {
+sort_result sort_cpu(std::span<K> keys, std::span<V> vals, const options& opt = {}) {
   detail::check_key<K>();
   detail::check_value<V>();
   if (keys.size() != vals.size())

@@ -14,7 +14,9 @@
 // result is deterministic. Sorted output (the default) lists the winners
 // best first (largest: descending; smallest: ascending), equal keys by
 // index; unsorted output lists them in input (index) order.
-// k may be 0 .. n. Indices are int32/uint32 (n <= 2^32) or int64/uint64.
+// k may be 0 .. n: k > n throws gpusort::error (errc::invalid_argument),
+// in the size query already. Indices are int32/uint32 (n <= 2^32) or
+// int64/uint64.
 // No host synchronisation: every call can be captured in a CUDA graph.
 // Builds limited with GPUSORT_KEYS need the u64 units too (the winners'
 // indices are sorted as u64 keys).
@@ -125,11 +127,14 @@ void topk_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, st
 // The k best of each row (a row-major matrix of rows x cols keys), or of
 // each segment [begin_offsets[i], end_offsets[i]) (offsets in device
 // memory, 32- or 64-bit): keys_out[i * k + j] and indices_out[i * k + j]
-// (indices within the row or segment; indices_out may be null). k <= cols
-// for rows; a segment shorter than k fills its first `size` slots, the rest
+// (indices within the row or segment; indices_out may be null). For rows,
+// k > cols throws gpusort::error (errc::invalid_argument); a segment
+// shorter than k is no error: it fills its first `size` slots, the rest
 // keep their keys and get index -1. Rows and segments of up to 4096 keys
 // are selected one block each; longer ones are sorted (segmented sort) and
-// their first k taken, sorted whatever opt.sorted says.
+// their first k taken, so with opt.sorted == false a row or segment of more
+// than 4096 keys still comes back best first, not in input order (shorter
+// ones come in input order).
 template <class K, class I = std::int64_t>
 void topk_rows(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, I* indices_out,
                std::size_t rows, std::size_t cols, std::size_t k, const topk_options& opt = {}) {

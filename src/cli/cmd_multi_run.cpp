@@ -1,5 +1,5 @@
 // gpusort multi-run: the multi-GPU sort's test driver, in every launch shape
-// the issue names:
+// the library supports:
 //   --threads N   one process drives N GPUs, a thread each (multi::init_comms)
 //   --procs N     N processes with one GPU each, forked here before any
 //                 CUDA or NCCL state exists; rank 0 (the parent) makes the

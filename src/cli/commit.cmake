@@ -3,15 +3,14 @@
 # The file is rewritten only when its text changes, so an unchanged commit
 # recompiles nothing. Outside a git checkout (or without git) the commit is
 # "unknown"; uncommitted changes to tracked files add "-dirty". A copy of
-# the tree sent to a lent GPU machine carries the commit in a file
-# .gpusort-commit at its root (written just before the copy, ignored by
-# git); when present it wins, because the copy's .git may be stale (the
-# 2026-11-22 run reported the previous session's commit as "-dirty").
+# the tree made outside git (an archive, a copy whose .git is missing or
+# stale) may name its commit in a file .gpusort-commit at its root; when
+# present it wins over what git says.
 set(hash "unknown")
 if(EXISTS "${SRC}/.gpusort-commit")
-  file(STRINGS "${SRC}/.gpusort-commit" carried LIMIT_COUNT 1)
-  if(carried)
-    set(hash "${carried}")
+  file(STRINGS "${SRC}/.gpusort-commit" named LIMIT_COUNT 1)
+  if(named)
+    set(hash "${named}")
   endif()
 endif()
 if(hash STREQUAL "unknown" AND GIT AND EXISTS "${GIT}")

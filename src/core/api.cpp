@@ -58,4 +58,14 @@ std::string_view to_string(backend b) {
   return "?";
 }
 
+std::string_view to_string(host_path p) {
+  switch (p) {
+    case host_path::device_resident: return "device_resident";
+    case host_path::device_in_core: return "device_in_core";
+    case host_path::device_out_of_core: return "device_out_of_core";
+    case host_path::cpu: return "cpu";
+  }
+  return "?";
+}
+
 }  // namespace gpusort

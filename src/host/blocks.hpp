@@ -1,4 +1,4 @@
-// Where the out-of-core merge writes its output (issue 13, part A). The
+// Where the out-of-core merge of sort(std::span) writes its output. The
 // merged output cannot go straight to its place: the runs' unread items still
 // live there. It lands block by block in whichever host block is free: a
 // block of the caller's array all of whose items have been read, or one of a

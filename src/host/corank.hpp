@@ -1,4 +1,4 @@
-// The k-way co-rank of the out-of-core merge (issue 13, part A): how many
+// The k-way co-rank of sort(std::span)'s out-of-core merge: how many
 // items of each of k sorted runs come among the first `rank` items of their
 // merge. A binary search over the rank values (key_order::rank, so -0.0
 // equals +0.0 and NaNs order by bits): the smallest value v with at least

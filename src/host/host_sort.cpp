@@ -5,7 +5,7 @@
 // core (out_of_core.cpp), under opt.max_device_bytes; opt.algo sorts the
 // chunks. When the device cannot hold even the out-of-core slots the call
 // falls back to the CPU. Without a device, or when the caller asks for the
-// CPU, the parallel CPU sort runs. Returns the backend that ran.
+// CPU, the parallel CPU sort runs. Returns the backend and the path that ran.
 #include "host/cpu_sort.hpp"
 #include "host/pipeline.hpp"
 
@@ -55,14 +55,14 @@ void sort_resident(K* keys, void* vals, std::size_t val_size, std::size_t n, con
   ctx.check(cudaStreamSynchronize(opt.stream), "cudaStreamSynchronize");
 }
 
-// The pipelined GPU sort of host memory (src/host/plan.hpp). Returns false,
-// the input untouched, when the device cannot hold even the out-of-core
-// pipeline's slots.
+// The pipelined GPU sort of host memory (src/host/plan.hpp). Returns the
+// path it took, or host_path::cpu, the input untouched, when the device
+// cannot hold even the out-of-core pipeline's slots.
 template <class K>
-bool gpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt, const call_context& ctx) {
+host_path gpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt, const call_context& ctx) {
   if (host::is_device(keys) && (!vals || host::is_device(vals))) {
     sort_resident(keys, vals, val_size, n, opt, ctx);
-    return true;
+    return host_path::device_resident;
   }
   const host::host_call<K> c{keys, vals, val_size, n, opt, &ctx, host::is_pinned(keys), vals && host::is_pinned(vals)};
   std::size_t free_bytes = 0, total = 0;
@@ -77,7 +77,7 @@ bool gpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const op
     host::links l(ctx, opt.stream);
     host::mover m(ctx, l.up, l.down);
     host::sort_in_core(c, in, dev.ptr, l, m);
-    return true;
+    return host_path::device_in_core;
   }
   cudaGetLastError();
   // Equal integer keys over all their bits, without values, cannot be told
@@ -87,18 +87,18 @@ bool gpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const op
   const host::out_of_core_plan out = host::plan_out_of_core(n, sizeof(K), val_size, budget, temp, dealt);
   if (!out.ok || dev.alloc(out.device_bytes) != cudaSuccess) {
     cudaGetLastError();
-    return false;
+    return host_path::cpu;
   }
   host::links l(ctx, opt.stream);
   host::mover m(ctx, l.up, l.down);
   host::sort_out_of_core(c, out, dev.ptr, l, m);
-  return true;
+  return host_path::device_out_of_core;
 }
 
 }  // namespace
 
 template <class K>
-backend sort_host(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt, bool force_cpu) {
+sort_result sort_host(K* keys, void* vals, std::size_t val_size, std::size_t n, const options& opt, bool force_cpu) {
   call_context ctx;
   ctx.op = vals ? "sort(pairs)" : "sort";
   ctx.key = key_info<K>::name;
@@ -108,15 +108,16 @@ backend sort_host(K* keys, void* vals, std::size_t val_size, std::size_t n, cons
   if (val_size > 0 && n > 0 && !vals) ctx.fail(errc::invalid_argument, "null value pointer with n > 0");
   checked_order<K>(opt, ctx);
   if (!force_cpu && gpu_available() && n > 0) {
-    if (gpu_sort(keys, vals, val_size, n, opt, ctx)) return backend::gpu;
+    const host_path path = gpu_sort(keys, vals, val_size, n, opt, ctx);
+    if (path != host_path::cpu) return {backend::gpu, path};
   }
   ctx.algo = "cpu_parallel";
   cpu_sort(keys, vals, val_size, n, opt, ctx);
-  return backend::cpu_parallel;
+  return {backend::cpu_parallel, host_path::cpu};
 }
 
 #define GPUSORT_INSTANTIATE_HOST(K) \
-  template backend sort_host<K>(K*, void*, std::size_t, std::size_t, const options&, bool);
+  template sort_result sort_host<K>(K*, void*, std::size_t, std::size_t, const options&, bool);
 GPUSORT_FOR_EACH_KEY(GPUSORT_INSTANTIATE_HOST)
 
 }  // namespace detail

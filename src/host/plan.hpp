@@ -1,4 +1,4 @@
-// How one sort of host memory is cut up (issue 13, part A). Host code only: the
+// How one sort of host memory (sort(std::span)) is cut up. Host code only: the
 // pipeline (in_core.cpp, out_of_core.cpp) reads it, and tests/host_plan_test.cpp
 // checks it on the host.
 //

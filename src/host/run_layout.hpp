@@ -1,5 +1,5 @@
 // Where the runs of the out-of-core merge sort live in the caller's array
-// (issue 13, part A; plan.hpp, out_of_core.cpp). The array is cut into host
+// (plan.hpp, out_of_core.cpp). The array is cut into host
 // blocks of B items (the last one may be partial). Two layouts:
 //   contiguous  run r is items [r S, r S + S): S / B whole blocks in a row;
 //   dealt       run r is blocks r, R + r, 2 R + r, ... (R runs, blocks dealt

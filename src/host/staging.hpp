@@ -1,5 +1,5 @@
 // Copies between the caller's host memory and the device for the host
-// pipeline (issue 13, part A). Page-locked (pinned) host memory is copied by
+// pipeline (sort(std::span)). Page-locked (pinned) host memory is copied by
 // DMA straight from and to the caller's array. Pageable memory is never
 // pinned or registered: it passes through a small ring of pinned slots in
 // each direction. The caller's thread fills a slot with every core (OpenMP)

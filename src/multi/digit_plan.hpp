@@ -13,7 +13,7 @@
 //   traffic   digit_traffic: every rank's sends to every rank, as
 //             exchange_plan.hpp's traffic (one round), from the gathered
 //             digit counts
-//   balance   balanced: every rank within the 5% of n / p (else
+//   balance   balanced: every rank within 5% of n / p (the sort's bound; else
 //             the call sorts first instead); with samples' weights in
 //             place of counts the same cut estimates the balance before
 //             any key moves (the automatic choice asks for 2%)

@@ -1,4 +1,4 @@
-// The distributed sample sort's partition plan (issue 16): how p ranks,
+// The distributed sample sort's partition plan (gpusort::multi): how p ranks,
 // each holding an unsorted shard, split the keys so that rank t receives the
 // t-th contiguous range of the globally sorted output, balanced within a few
 // percent of n / p for any input. Sample sort across processors (Blelloch et
@@ -36,7 +36,7 @@
 // independent terms of variance slot^2 f (1 - f) <= slot^2 / 4. Over all
 // ranks that is at most n max_slot / 4: with equal shards and
 // s = samples_per_rank(p) = 4096 p, a standard deviation of n / p / 128
-// (0.8% of a bucket) whatever p, so the issue's 5% is 6.4 deviations away.
+// (0.8% of a bucket) whatever p, so the 5% bound is 6.4 deviations away.
 // Sorted or all-equal shards err by one slot at most. Shards of fewer than s
 // keys sample every key: their splitters are exact.
 #pragma once

@@ -24,7 +24,7 @@ namespace gpusort::detail::multi {
 enum class form { partition_first, sort_first, radix_first, automatic };
 
 // Radix first's balance: the cut of the gathered digit counts must hold
-// every rank within the 5% of n / p (else the call sorts first);
+// every rank within 5% of n / p (else the call sorts first);
 // the automatic choice first asks the samples' estimate for 2%.
 constexpr double radix_balance_tol = 0.05, radix_estimate_tol = 0.02;
 

@@ -240,11 +240,11 @@ int cmd_bench(int argc, char** argv) {
   std::printf("gpusort bench (commit %s)\n", commit_hash());
   std::fflush(stdout);
   environment env = probe_environment(true);
-  std::unique_ptr<gpu_session> session;
-  gpu_session* gpu = nullptr;
+  std::unique_ptr<gpu_timer> timer;
+  gpu_timer* gpu = nullptr;
   if (env.gpu) {
-    session = std::make_unique<gpu_session>();
-    gpu = session.get();
+    timer = std::make_unique<gpu_timer>();
+    gpu = timer.get();
     std::printf("device: %s, CUDA runtime %s, driver %s\n", env.device_name.c_str(),
                 env.runtime_version.c_str(), env.driver_version.c_str());
     std::printf("device-to-device copy bandwidth: %.1f GB/s (read + write)\n", env.copy_gbps);

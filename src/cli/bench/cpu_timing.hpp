@@ -10,7 +10,7 @@
 //                 IPS4o), on keys or on the same records.
 //   ips4o:        IPS4o's own ips4o::parallel::sort with the same order, on
 //                 keys or on the same records: the library the CPU backend
-//                 is built on, as the issue measured it (not stable).
+//                 is built on, as its authors ship it (not stable).
 //   cpu_merge_recursive / cpu_merge_iterative: "Merge sort on CUDA" (Russian, "Сортировка слиянием на CUDA")'s CPU merge sorts
 //                 (one thread, stable), on keys or on the same records.
 #pragma once

@@ -20,20 +20,20 @@
 namespace gpusort::cli::bench {
 
 // The bench's stream and timing events, created once.
-class gpu_session {
+class gpu_timer {
  public:
-  gpu_session() {
+  gpu_timer() {
     cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     cuda_check(cudaEventCreate(&start), "cudaEventCreate");
     cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
   }
-  ~gpu_session() {
+  ~gpu_timer() {
     cuda_warn(cudaEventDestroy(start), "cudaEventDestroy");
     cuda_warn(cudaEventDestroy(stop), "cudaEventDestroy");
     cuda_warn(cudaStreamDestroy(stream), "cudaStreamDestroy");
   }
-  gpu_session(const gpu_session&) = delete;
-  gpu_session& operator=(const gpu_session&) = delete;
+  gpu_timer(const gpu_timer&) = delete;
+  gpu_timer& operator=(const gpu_timer&) = delete;
 
   cudaStream_t stream{};
   cudaEvent_t start{}, stop{};
@@ -46,7 +46,7 @@ template <class K, class V> struct device_data {
     return 3 * n * (sizeof(K) + (pairs ? sizeof(V) : 0));
   }
 
-  device_data(const std::vector<K>& keys, const std::vector<V>* vals, gpu_session& s)
+  device_data(const std::vector<K>& keys, const std::vector<V>* vals, gpu_timer& s)
       : n(keys.size()), pairs(vals != nullptr) {
     const std::size_t kb = n * sizeof(K), vb = pairs ? n * sizeof(V) : 0;
     pristine_keys = device_buffer(kb, "pristine keys");
@@ -66,7 +66,7 @@ template <class K, class V> struct device_data {
   }
 
   // Copies the pristine input into the input buffers, on the stream.
-  void restore(gpu_session& s) {
+  void restore(gpu_timer& s) {
     cuda_check(cudaMemcpyAsync(keys_in.get(), pristine_keys.get(), n * sizeof(K),
                                cudaMemcpyDeviceToDevice, s.stream),
                "cudaMemcpyAsync(restore keys)");
@@ -79,7 +79,7 @@ template <class K, class V> struct device_data {
   // Poisons the output buffers, on the stream: they are shared by the
   // methods of one point, so a sort that wrote nothing must not inherit the
   // previous method's (sorted) output.
-  void poison_outputs(gpu_session& s) {
+  void poison_outputs(gpu_timer& s) {
     cuda_check(cudaMemsetAsync(keys_out.get(), 0xA5, n * sizeof(K), s.stream),
                "cudaMemsetAsync(output keys)");
     if (pairs)
@@ -97,7 +97,7 @@ template <class K, class V> struct device_data {
 // must hold s.scratch_bytes() bytes. Throws gpusort::error on failure.
 template <class K, class V>
 double time_device_sort(device_sorter<K, V>& sorter, device_data<K, V>& d, device_buffer& scratch,
-                        std::size_t scratch_bytes, gpu_session& s, int warmup, int reps,
+                        std::size_t scratch_bytes, gpu_timer& s, int warmup, int reps,
                         std::vector<K>& out_keys, std::vector<V>& out_vals) {
   K* kin = d.keys_in.template as<K>();
   K* kout = d.keys_out.template as<K>();

@@ -1,4 +1,4 @@
-// Timing the host-memory rows (issue 13, part A) with std::chrono: the calls
+// Timing the host-memory rows (sort(std::span)) with std::chrono: the calls
 // are synchronous, and their copies are part of what is measured. The host
 // input is restored from the pristine copy before each run (not timed);
 // warm-up runs first, median of the timed runs reported.

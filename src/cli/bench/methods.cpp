@@ -46,10 +46,10 @@ constexpr cap caps[] = {
     {"std_sort", pow2(22), 1.1, 1000},         // one thread
     {"cpu_merge_recursive", pow2(22), 1.1, 1000},  // one thread
     {"cpu_merge_iterative", pow2(22), 1.1, 1000},  // one thread
-    {"cpu_parallel", pow2(27), 1.1, 1000},  // the 1e8 keys
+    {"cpu_parallel", pow2(27), 1.1, 1000},  // the CPU table's 1e8 keys
     {"gnu_parallel", pow2(27), 1.1, 1000},
     {"ips4o", pow2(27), 1.1, 1000},
-    // host memory: copies at ~55 GB/s each way; the 1e9 u64 keys
+    // host memory: copies at ~55 GB/s each way; the host table's 1e9 u64 keys
     {"host_pinned", 0, 1.0, 4000},
     {"host_pageable", 0, 1.0, 4000},
     {"host_naive_pinned", 0, 1.0, 4000},

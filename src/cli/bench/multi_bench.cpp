@@ -141,7 +141,7 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
     auto rank_main = [&](int q) {
       try {
         cuda_check(cudaSetDevice(q), "cudaSetDevice");
-        gpu_session s;
+        gpu_timer s;
         const std::size_t lo = n * std::size_t(q) / std::size_t(g), hi = n * std::size_t(q + 1) / std::size_t(g);
         const std::size_t m = hi - lo;
         device_buffer in(std::max<std::size_t>(m, 1) * sizeof(K), "shard"), out(cap * sizeof(K), "output");
@@ -253,7 +253,7 @@ void run_point(reporter& rep, int g, std::vector<ncclComm_t>& comms, harness::di
   // data (an allocation that fails still skips the row)
   std::string why = "does not fit one GPU";
   if (free_b > 3 * n * item + (std::size_t(1) << 30)) try {
-    gpu_session s;
+    gpu_timer s;
     device_buffer in(n * sizeof(K), "keys"), out(n * sizeof(K), "output"), vin(pairs ? n * sizeof(VT) : 1, "v"),
         vout(pairs ? n * sizeof(VT) : 1, "v out");
     cuda_check(cudaMemcpy(in.get(), keys.data(), n * sizeof(K), cudaMemcpyHostToDevice), "upload");

@@ -128,7 +128,7 @@ struct device_offsets {
 // pairs' value type (u32 for keys only).
 template <class K, class V> struct point {
   const suite_config& cfg;
-  gpu_session*& gpu;
+  gpu_timer*& gpu;
   reporter& rep;
   std::string key, value, dist;
   std::vector<K> keys;
@@ -352,7 +352,7 @@ template <class K, class V> struct point {
 };
 
 // The suite for K keys with V values (pairs) or none (keys only, V unused).
-template <class K, class V> void run_points(const suite_config& cfg, gpu_session*& gpu, reporter& rep) {
+template <class K, class V> void run_points(const suite_config& cfg, gpu_timer*& gpu, reporter& rep) {
   const std::string key = bench_key_name<K>(), value = cfg.pairs ? key_name<V>() : "-";
   for (const bench_dist& d : cfg.dists) {
     // Segmented methods on segmented distributions, the others on the rest.
@@ -421,7 +421,7 @@ template <class K, class V> void run_points(const suite_config& cfg, gpu_session
 }  // namespace
 
 template <class K>
-void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
+void run_suite(const suite_config& given, gpu_timer*& gpu, reporter& rep) {
   const suite_config cfg = is_struct_key<K> ? struct_key_suite(given) : given;
   if (!cfg.pairs || cfg.value_bits == 32) return run_points<K, std::uint32_t>(cfg, gpu, rep);
   // u64 values: only the keys built for them, so that the other keys
@@ -436,7 +436,7 @@ void run_suite(const suite_config& given, gpu_session*& gpu, reporter& rep) {
 }
 
 #define GPUSORT_CLI_SUITE(K) \
-  template void run_suite<K>(const suite_config&, gpu_session*&, reporter&);
+  template void run_suite<K>(const suite_config&, gpu_timer*&, reporter&);
 GPUSORT_FOR_EACH_KEY(GPUSORT_CLI_SUITE)
 GPUSORT_CLI_SUITE(u32f32)
 #undef GPUSORT_CLI_SUITE

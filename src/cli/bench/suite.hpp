@@ -18,7 +18,7 @@
 
 namespace gpusort::cli::bench {
 
-class gpu_session;
+class gpu_timer;
 
 struct suite_config {
   std::vector<const method*> methods;  // in run order
@@ -41,6 +41,6 @@ struct suite_config {
 // instantiated for the 12 library keys and u32f32; the u64-value path
 // only for the keys that have it.
 template <class K>
-void run_suite(const suite_config& cfg, gpu_session*& gpu, reporter& rep);
+void run_suite(const suite_config& cfg, gpu_timer*& gpu, reporter& rep);
 
 }  // namespace gpusort::cli::bench

@@ -53,7 +53,7 @@ const char* usage =
     "  Defaults: --key f32 --n 2^28 --k 1024 --dist uniform --reps 10.\n";
 
 // Times f (enqueued on s.stream) warmup + reps times; the median in ms.
-double time_runs(gpu_session& s, int reps, const std::function<void()>& f) {
+double time_runs(gpu_timer& s, int reps, const std::function<void()>& f) {
   std::vector<double> ms;
   for (int r = 0; r < reps + 2; ++r) {
     cuda_check(cudaEventRecord(s.start, s.stream), "cudaEventRecord");
@@ -150,7 +150,7 @@ row peer_row(const row& ours, const std::string& name, const std::string& value,
 // Rows at one k: ours best first (topk_k<k>) and in input order
 // (topk_unsorted_k<k>), CUB's sort and slice, and cub::DeviceTopK where built.
 template <class K>
-void one_k(reporter& rep, gpu_session& s, const std::vector<K>& keys, const device_buffer& in, std::size_t k,
+void one_k(reporter& rep, gpu_timer& s, const std::vector<K>& keys, const device_buffer& in, std::size_t k,
            const std::string& key, const std::string& dist, bool largest, int reps) {
   const std::size_t n = keys.size();
   const host_oracle<K> oracle(largest);
@@ -239,7 +239,7 @@ void one_k(reporter& rep, gpu_session& s, const std::vector<K>& keys, const devi
 }
 
 template <class K>
-void one_array(reporter& rep, gpu_session& s, harness::dist d, std::size_t n, const std::vector<std::size_t>& ks,
+void one_array(reporter& rep, gpu_timer& s, harness::dist d, std::size_t n, const std::vector<std::size_t>& ks,
                bool largest, int reps, std::uint64_t seed) {
   const auto keys = harness::generate<K>(d, n, seed);
   device_buffer in(n * sizeof(K), "keys");
@@ -251,7 +251,7 @@ void one_array(reporter& rep, gpu_session& s, harness::dist d, std::size_t n, co
 }
 
 template <class K>
-void rows_run(reporter& rep, gpu_session& s, std::size_t rows, std::size_t cols, const std::vector<std::size_t>& ks,
+void rows_run(reporter& rep, gpu_timer& s, std::size_t rows, std::size_t cols, const std::vector<std::size_t>& ks,
               bool largest, int reps, std::uint64_t seed) {
   const std::size_t n = rows * cols;
   const auto keys = harness::generate<K>(harness::dist::uniform, n, seed);
@@ -304,13 +304,13 @@ int cmd_bench_topk(int argc, char** argv) {
     std::printf("bench-topk: no GPU (%s)\n", env.no_gpu_reason.c_str());
     return exit_ok;
   }
-  gpu_session session;
+  gpu_timer timer;
   reporter rep(env, a.value_or("csv", "bench/results/" + device_slug(env.device_name) + "-topk.csv"));
   const bool rows = a.value("rows").has_value();
   for (const auto& key : split_list(a.value_or("key", "f32"))) {
     const bool known = with_key(key, [&]<class K>() {
       if (rows) {
-        rows_run<K>(rep, session, std::size_t(parse_count(a.required("rows"), "--rows")),
+        rows_run<K>(rep, timer, std::size_t(parse_count(a.required("rows"), "--rows")),
                     std::size_t(parse_count(a.required("cols"), "--cols")), ks, largest, reps, seed);
         return;
       }
@@ -318,7 +318,7 @@ int cmd_bench_topk(int argc, char** argv) {
       for (const auto& dn : split_list(a.value_or("dist", "uniform"))) {
         harness::dist d;
         if (!harness::parse_dist(dn, d)) throw usage_error("unknown distribution '" + dn + "'");
-        one_array<K>(rep, session, d, n, ks, largest, reps, seed);
+        one_array<K>(rep, timer, d, n, ks, largest, reps, seed);
       }
     });
     if (!known) throw usage_error("unknown key type '" + key + "'");

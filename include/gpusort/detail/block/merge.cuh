@@ -37,7 +37,7 @@ __device__ __forceinline__ int merge_slice(const Less& less, RunA a, unsigned na
 // registers, each output selects one index (the taken run's next item) and
 // makes one key load (and one value load for pairs), with no branch: about
 // 12 instructions an output for 4-byte keys, against about 20 for the
-// padded serial merge it replaced (3b72e4e), whose two runs' loads both
+// padded serial merge it replaced, whose two runs' loads both
 // issued under predicates.
 template <int ITEMS, class Less, class T, class P>
 __device__ __forceinline__ int merge_slice(const Less& less, const T* keys, const P* vals, unsigned na, unsigned nb,

@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
-# The multi-GPU sort's runs (issues 16 and 18) on N GPUs, as one command:
-#   bench/multi_gpu.sh N [BIN_DIR]      (BIN_DIR holds the gpusort CLI; default build)
+# The multi-GPU sort (gpusort::multi, over NCCL) on N GPUs of this machine:
+#   scripts/bench_multi.sh [N]          (default: every visible GPU)
+# Builds the CLI (build/gpusort, with the multi-GPU sort where CMake finds
+# NCCL) unless GPUSORT names a gpusort binary, then
 # 1. checks in both launch shapes (one process with N GPUs, N processes with
-#    one each; mpirun too where it is installed), the forms
+#    one each; mpirun too where it is installed), every form
 #    (multi::strategy): every key type, skewed inputs, empty shards and
-#    n < N, keys and pairs, every rank's range
-#    against std::stable_sort (a failure is counted, the bench still runs,
-#    and the script exits 1);
+#    n < N, keys and pairs, every rank's range against std::stable_sort (a
+#    failure is counted, the bench still runs, and the script exits 1);
 # 2. bench-multi rows into bench/results/<device>-multi-x<N>.csv, each beside
 #    gpusort's one-GPU sort of the same n (sort_x1) from the same run:
 #      N = 2: 2^31 u32 keys; 2^30 u64 keys + u64 values (both in every
-#             form, multi::strategy); skewed keys (all equal, zipf); 2e9
-#             u32 keys from host memory to host memory
+#             form); skewed keys (all equal, zipf); 2e9 u32 keys from host
+#             memory to host memory
 #      N > 2: 2^32 u32 keys; 2^31 u64 keys + u32 values (every form); 16e9
-#             u32 keys host to host; rows a and b again on 2 of the GPUs
-# NCCL_NVLS_ENABLE=0 (NVLink SHARP multicast stays off on the lent machines).
+#             u32 keys host to host; the first two rows again on 2 of the GPUs
+# Environment: MULTI_CHECKS=0 skips step 1; MULTI_KEYS, MULTI_DISTS and
+# MULTI_SIZES narrow its checks; MULTI_GPU_ROWS picks step 2's rows (below);
+# MULTI_GPU_PARTS keeps each row's CSV in that folder.
 set -euo pipefail
-N=${1:?usage: bench/multi_gpu.sh N [BUILD_DIR]}
-B=${2:-build}
-G=$B/gpusort
+cd "$(dirname "$0")/.."
+G=${GPUSORT:-./build/gpusort}
+[ -n "${GPUSORT:-}" ] || bash scripts/build.sh gpusort_cli
+N=${1:-$(nvidia-smi -L | wc -l)}
+# The exchange is point-to-point: NVLink SHARP multicast stays off.
 export NCCL_NVLS_ENABLE=0
 slug=$($G bench-multi --help >/dev/null && nvidia-smi --query-gpu=name --format=csv,noheader | head -1 |
   tr 'A-Z' 'a-z' | sed -E 's/[^a-z0-9]+/-/g; s/-+$//')
@@ -27,7 +32,6 @@ echo "== checks: one process with $N GPUs, then $N processes with one each (then
 # every key type; uniform, skewed and killer inputs; n = 0 and n < N (empty
 # shards), odd sizes; keys ascending, pairs descending (the stable permutation)
 fails=0
-# (MULTI_CHECKS=0 skips them; MULTI_KEYS, MULTI_DISTS, MULTI_SIZES narrow them for a short run)
 KEYS=${MULTI_KEYS:-all}
 D=${MULTI_DISTS:-uniform,equal,few_unique,zipf,sorted,sample_killer,float_special}
 S=${MULTI_SIZES:-0,1,3,65537,300007}
@@ -67,8 +71,8 @@ has a && parts+=("$tmp/a.csv") && $G bench-multi --gpus "$N" --key u32 --n $big 
 has a2 && parts+=("$tmp/a2.csv") && $G bench-multi --gpus "$N" --key u32 --n $big --dist equal,zipf --csv "$tmp/a2.csv"
 has b && parts+=("$tmp/b.csv") && $G bench-multi --gpus "$N" $pairs --strategy auto,$other --csv "$tmp/b.csv"
 has c && parts+=("$tmp/c.csv") && $G bench-multi --gpus "$N" --key u32 --n $host_n --host --reps $host_reps --csv "$tmp/c.csv"
-# issue 18: the same n on 2 of the N GPUs, for the rate against 2 GPUs (the
-# one-GPU rows come with every call)
+# the same n on 2 of the N GPUs, for the rate against 2 GPUs (the one-GPU
+# rows come with every call)
 if [ "$N" -gt 2 ]; then
   has a_x2 && parts+=("$tmp/a_x2.csv") && $G bench-multi --gpus 2 --key u32 --n $big --csv "$tmp/a_x2.csv"
   has b_x2 && parts+=("$tmp/b_x2.csv") && $G bench-multi --gpus 2 $pairs --csv "$tmp/b_x2.csv"
