@@ -25,12 +25,17 @@ template <class K> constexpr bool is_built(algorithm a) {
 }
 
 // What `automatic` runs: the fastest family measured (bench/results/,
-// docs/perf/radix.md): the MSD hybrid for 8-byte keys from msd_min_keys
-// keys on (fewer passes over wide keys), onesweep otherwise.
+// docs/perf/radix.md): the MSD hybrid for 8-byte integer keys from
+// msd_min_keys keys on (fewer passes over wide keys), onesweep otherwise.
+// Doubles take onesweep: their ordered bits start with a few skewed sign
+// and exponent digits, where the MSD plan picks its LSD mode, which ran
+// 4 to 27% slower than onesweep's passes (2^27 f64 normal, unit, few
+// unique, keys and pairs, NVIDIA H100).
 constexpr std::size_t msd_min_keys = std::size_t(1) << 22;
 template <class K> algorithm resolve(algorithm a, std::size_t n) {
   if (a != algorithm::automatic) return a;
-  if (sizeof(K) == 8 && n >= msd_min_keys && is_built<K>(algorithm::radix_msd)) return algorithm::radix_msd;
+  if (sizeof(K) == 8 && !key_traits<K>::is_float && n >= msd_min_keys && is_built<K>(algorithm::radix_msd))
+    return algorithm::radix_msd;
   return algorithm::radix_onesweep;
 }
 
