@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""The real-data figure: gpusort's automatic sort against CUB's radix sort
+(the `cub_radix` rows: the newest CUB, its faster offset width), as a grid
+of speed-ups, one row per (key, values) and one column per distribution,
+from a `scripts/bench.sh real` CSV. Green where gpusort is faster.
+Usage: bench/real_plot.py CSV [PNG]   (PNG default: CSV with -speedup.png)
+"""
+import csv
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.colors import TwoSlopeNorm  # noqa: E402
+
+DISTS = ["small_signed", "ids", "timestamps", "normal", "unit", "grid",
+         "sorted", "nearly_sorted", "reverse", "zipf", "few_unique", "equal"]
+KEYS = ["u32", "i32", "f32", "u64", "i64", "f64"]
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.stderr.write(__doc__)
+        return 2
+    path = argv[1]
+    out = argv[2] if len(argv) > 2 else path.rsplit(".", 1)[0] + "-speedup.png"
+    meta, ms = {}, defaultdict(dict)
+    with open(path) as f:
+        lines = []
+        for line in f:
+            if line.startswith("# ") and ":" in line and not line.startswith("# peer"):
+                k, v = line[2:].split(":", 1)
+                meta.setdefault(k.strip(), v.strip())
+            elif not line.startswith("#"):
+                lines.append(line)
+    for r in csv.DictReader(lines):
+        if r["distribution"] in DISTS and r["verified"] == "1":
+            ms[(r["key"], r["value"], r["n"], r["distribution"])][r["algorithm"]] = float(r["median_ms"])
+    sizes = sorted({k[2] for k in ms}, key=int)
+    n = sizes[0]  # one figure for the smallest size measured
+    rows = [(k, v) for k in KEYS for v in ("-", "u32") if any((k, v, n, d) in ms for d in DISTS)]
+    dists = [d for d in DISTS if any((k, v, n, d) in ms for k, v in rows)]
+    grid = [[float("nan")] * len(dists) for _ in rows]
+    for i, (k, v) in enumerate(rows):
+        for j, d in enumerate(dists):
+            m = ms.get((k, v, n, d), {})
+            if "auto" in m and "cub_radix" in m:
+                grid[i][j] = m["cub_radix"] / m["auto"]
+    fig, ax = plt.subplots(figsize=(1.0 * len(dists) + 2.5, 0.5 * len(rows) + 1.8))
+    im = ax.imshow(grid, cmap="RdYlGn", norm=TwoSlopeNorm(vcenter=1.0, vmin=0.5, vmax=3.0), aspect="auto")
+    for i in range(len(rows)):
+        for j in range(len(dists)):
+            if grid[i][j] == grid[i][j]:
+                ax.text(j, i, "%.2f" % grid[i][j], ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(len(dists)), [d.replace("_", " ") for d in dists], rotation=30, ha="right")
+    ax.set_yticks(range(len(rows)), ["%s keys" % k if v == "-" else "%s + %s index" % (k, v) for k, v in rows])
+    fig.colorbar(im, ax=ax, label="speed-up over CUB (x)")
+    ax.set_title("gpusort (automatic) against CUB's radix sort, n = 2^%d, %s, CUDA %s"
+                 % (int(n).bit_length() - 1, meta.get("device", "?"), meta.get("cuda_runtime", "?")), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    print("wrote", out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
