@@ -17,7 +17,7 @@ distributions of gpusort._dists (as the C++ bench's: normal, unit, grid for
 floats; small_signed, ids, timestamps for integers; sorted, nearly_sorted,
 reverse, zipf, few_unique, equal for both), against torch and cupy where
 they take the dtype.
-Usage: python -m gpusort.bench [--csv PATH] [--runs N] [--quick] [--real]
+Usage: python -m gpusort.bench [--csv PATH] [--runs N] [--quick] [--real [--n SIZES]]
 """
 
 import argparse
@@ -114,7 +114,7 @@ def _real_rows(b, args, torch, cupy, ttime, cupy_elapsed):
     permutation, stable as torch's stable sort where torch takes the dtype."""
     from . import _dists
     signed = {4: torch.int32, 8: torch.int64}
-    sizes = (1 << 20, 1 << 22) if args.quick else (1 << 27, 1 << 28)
+    sizes = args.n or ((1 << 20, 1 << 22) if args.quick else (1 << 27, 1 << 28))
     ratios = []
 
     def same(a, c):
@@ -308,6 +308,15 @@ def _finish(b, args, torch, cupy, name, overhead, ratios):
     return 0 if all(r.endswith(",1") for r in b.rows) else 1
 
 
+def _sizes(text):
+    """'2^27,2^28' or '134217728' -> (134217728, 268435456)."""
+    out = []
+    for part in text.split(","):
+        base, _, exp = part.strip().partition("^")
+        out.append(int(base) ** int(exp) if exp else int(float(base)))
+    return tuple(out)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m gpusort.bench", description=__doc__.splitlines()[0])
     p.add_argument("--csv", help="append the rows to this CSV (written with its header if new)")
@@ -316,6 +325,7 @@ def main(argv=None):
     p.add_argument("--topk-only", action="store_true", help="the sorts skipped: top-k against torch.topk only")
     p.add_argument("--real", action="store_true",
                    help="only the real-data rows: sort and argsort of six key types on gpusort._dists' distributions")
+    p.add_argument("--n", type=_sizes, help="with --real: the sizes, e.g. 2^27 or 2^27,2^28 (default both)")
     args = p.parse_args(argv)
     if not gpusort.gpu_available():
         print("gpusort.bench: no CUDA device", file=sys.stderr)
