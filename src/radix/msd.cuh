@@ -182,15 +182,13 @@ struct family {
     digits.passes = b.levels;
     digits.ord = p.ord;
     for (int i = 0; i < b.levels; ++i) digits.pass[i] = radix::digit_map<K>::of(p.ord, T::radix_bits, i);
-    {
-      // onesweep's grid: its resident blocks once per hist_wave keys
-      const std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
-      const std::size_t waves = (p.n + T::pass::hist_wave - 1) / T::pass::hist_wave;
-      const unsigned grid = grid_for(p.n, per_block, std::size_t(sms) * T::hist_blocks_per_sm * waves);
-      radix_onesweep::histogram_kernel<typename T::pass, K><<<dim3(grid, 1), T::hist_threads, 0, p.stream>>>(
-          p.keys_in, p.n, p.n, digits, b.first_hist, b.span);
-      ctx.check_launch("radix msd first histogram");
-    }
+    // the histograms' grid, onesweep's: its resident blocks once per hist_wave keys
+    const std::size_t hist_waves = (p.n + T::pass::hist_wave - 1) / T::pass::hist_wave;
+    const unsigned hist_grid = grid_for(p.n, std::size_t(T::hist_threads) * T::hist_items,
+                                        std::size_t(sms) * T::hist_blocks_per_sm * hist_waves);
+    radix_onesweep::histogram_kernel<typename T::pass, K><<<dim3(hist_grid, 1), T::hist_threads, 0, p.stream>>>(
+        p.keys_in, p.n, p.n, digits, b.first_hist, b.span);
+    ctx.check_launch("radix msd first histogram");
     level_state s{b.plan, b.first_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
                   b.levels, T::local_keys, T::alone_keys};
     const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
@@ -199,10 +197,8 @@ struct family {
     plan_kernel<T><<<1, T::bins, 0, p.stream>>>(s, b.lists[0].list, p.n, b.plan, lsd);
     ctx.check_launch("radix msd plan");
     if (b.hist2) {  // LSD passes over the offset digits, if the plan chose them
-      const std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
-      const std::size_t waves = (p.n + T::pass::hist_wave - 1) / T::pass::hist_wave;
-      const unsigned grid = grid_for(p.n, per_block, std::size_t(sms) * T::hist_blocks_per_sm * waves);
-      radix_onesweep::histogram_kernel<typename T::pass, K, true><<<dim3(grid, 1), T::hist_threads, 0, p.stream>>>(
+      radix_onesweep::histogram_kernel<typename T::pass, K, true><<<dim3(hist_grid, 1), T::hist_threads, 0,
+                                                                     p.stream>>>(
           p.keys_in, p.n, p.n, digits, b.hist2, b.span);
       ctx.check_launch("radix msd offset histogram");
       radix_onesweep::offset_scan_kernel<typename T::pass><<<1, T::bins, 0, p.stream>>>(
