@@ -16,6 +16,7 @@ output goes back.
 """
 
 import math
+import sys
 
 import numpy as np
 
@@ -101,6 +102,14 @@ def _torch_init():
             if name in KEY_CODE_OF_DTYPE:
                 TORCH_KEY_CODE[dt] = KEY_CODE_OF_DTYPE[name]
     TorchTensor = torch.Tensor
+
+
+def torch_compiling(x):
+    """Whether x is a tensor that torch.compile is tracing: such a call goes
+    to gpusort's registered operators (_torch_ops.py), which the compiler can
+    put in its graph, instead of reading addresses it does not have."""
+    t = sys.modules.get("torch")
+    return t is not None and isinstance(x, t.Tensor) and t.compiler.is_compiling()
 
 
 def torch_sort_fast(x, out, descending):

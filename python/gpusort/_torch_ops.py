@@ -1,0 +1,344 @@
+"""gpusort's PyTorch operators, registered with torch.library:
+
+    gpusort::sort(Tensor self, int dim=-1, bool descending=False, bool stable=False)
+        -> (Tensor values, Tensor indices)
+    gpusort::argsort(Tensor self, int dim=-1, bool descending=False, bool stable=False) -> Tensor
+    gpusort::topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True)
+        -> (Tensor values, Tensor indices)
+    gpusort::sort_pairs(Tensor keys, Tensor values, int dim=-1, bool descending=False, bool stable=True)
+        -> (Tensor keys, Tensor values)
+
+Each has a CUDA kernel (gpusort's device sort on PyTorch's current stream,
+outputs from PyTorch's caching allocator, no host synchronisation, so it can
+be captured in a CUDA graph), a CPU kernel (gpusort's host path), a fake
+kernel that tells torch.compile the outputs' shapes and dtypes, and, for
+sort and topk, the autograd formula of torch.sort and torch.topk. Every
+output is a new tensor: no operator mutates or aliases its inputs.
+
+Order: PyTorch's. NaNs rank above +inf whatever their sign and payload, all
+equal to each other; -0.0 and +0.0 are equal. Indices are int64, and the
+sorts are stable whatever `stable` says (gpusort's argsort is stable).
+
+Any dim: the kernels work on rows of the last axis. Another dim is moved
+last with one contiguous copy, and the outputs are moved back the same way.
+"""
+
+import torch
+
+from . import _arrays
+from . import _gpusort as _core
+
+if _arrays._torch is None:
+    _arrays._torch_init()
+
+# Unsigned tensors sort with their own key type but are gathered as the
+# signed type of their width (PyTorch's gather has no unsigned kernels but
+# 8-bit); bool sorts as uint8.
+_GATHER_AS = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+_BOOL_CODE = _arrays.TORCH_KEY_CODE[torch.uint8]
+
+
+def _key_code(x, op):
+    code = _arrays.TORCH_KEY_CODE.get(x.dtype)
+    if code is None:
+        if x.dtype == torch.bool:
+            return _BOOL_CODE
+        raise TypeError(f"{op}: dtype {x.dtype} is not a key type gpusort sorts (supported: bool, "
+                        f"{', '.join(str(t) for t in _arrays.TORCH_KEY_CODE)})")
+    return code
+
+
+def dim_of(x, dim, op):
+    """The dim normalised to [0, ndim) (0 for a 0-d tensor), or ValueError/TypeError."""
+    _key_code(x, op)
+    if x.layout != torch.strided:
+        raise TypeError(f"{op}: only strided (dense) tensors are supported, not {x.layout}")
+    if x.device.type not in ("cpu", "cuda"):
+        raise ValueError(f"{op}: tensors on device '{x.device}' are not supported (CUDA or CPU)")
+    nd = max(x.dim(), 1)
+    if not isinstance(dim, int) or not -nd <= dim < nd:
+        raise ValueError(f"{op}: dim={dim!r} is out of range for a {x.dim()}-d tensor "
+                         f"(expected an int in [{-nd}, {nd - 1}])")
+    return dim % nd
+
+
+def _rows(x, d):
+    """x with dim d last, contiguous (a 0-d tensor as one row of one key)."""
+    if x.dim() == 0:
+        return x.reshape(1)
+    return x.movedim(d, -1).contiguous()
+
+
+def _back(t, like, d):
+    """The inverse of _rows: t (rows of the last axis) with its last dim put back at d."""
+    if like.dim() == 0:
+        return t.reshape(())
+    if d == like.dim() - 1:
+        return t
+    return t.movedim(-1, d).contiguous()
+
+
+def _gather(rows, idx):
+    """rows.gather(-1, idx), for every key dtype."""
+    as_signed = _GATHER_AS.get(rows.dtype)
+    if as_signed is None:
+        return rows.gather(-1, idx)
+    return rows.view(as_signed).gather(-1, idx).view(rows.dtype)
+
+
+def _argsort_rows(rows, descending):
+    """int64 indices that sort each row of the contiguous tensor rows."""
+    idx = torch.empty(rows.shape, dtype=torch.int64, device=rows.device)
+    n = rows.numel()
+    if n == 0:
+        return idx
+    code = _key_code(rows, "gpusort::argsort")
+    count = n // rows.shape[-1]
+    if rows.is_cuda:
+        dev = rows.get_device()
+        _core.argsort_device(code, n, count, rows.data_ptr(), idx.data_ptr(), 8, descending, "auto", 0, -1,
+                             _arrays._torch_stream(dev), dev, nan_largest=True)
+    else:
+        _core.argsort_host(code, n, count, rows.data_ptr(), idx.data_ptr(), 8, descending, "auto", 0, -1, False,
+                           nan_largest=True)
+    return idx
+
+
+# ---- the kernels (CPU and CUDA) ----------------------------------------------------
+def _sort_kernel(x, dim=-1, descending=False, stable=False):
+    d = dim_of(x, dim, "gpusort::sort")
+    rows = _rows(x, d)
+    idx = _argsort_rows(rows, descending)
+    return _back(_gather(rows, idx), x, d), _back(idx, x, d)
+
+
+def _argsort_kernel(x, dim=-1, descending=False, stable=False):
+    d = dim_of(x, dim, "gpusort::argsort")
+    return _back(_argsort_rows(_rows(x, d), descending), x, d)
+
+
+def _topk_shape(x, k, dim, op):
+    d = dim_of(x, dim, op)
+    size = x.shape[d] if x.dim() else 1
+    if not isinstance(k, int) or not 0 <= k <= size:
+        raise ValueError(f"{op}: k={k!r} is out of range for a dimension of size {size}")
+    shape = list(x.shape)
+    if shape:
+        shape[d] = k
+    return d, shape
+
+
+def _topk_kernel(x, k, dim=-1, largest=True, sorted=True):
+    d, _ = _topk_shape(x, k, dim, "gpusort::topk")
+    rows = _rows(x, d)
+    shape = rows.shape[:-1] + (k,)
+    if rows.is_cuda:
+        values = torch.empty(shape, dtype=x.dtype, device=x.device)
+        idx = torch.empty(shape, dtype=torch.int64, device=x.device)
+        n = rows.numel()
+        if n and k:
+            dev = rows.get_device()
+            _core.topk_device(_key_code(rows, "gpusort::topk"), n, n // rows.shape[-1], k, rows.data_ptr(),
+                              values.data_ptr(), idx.data_ptr(), 8, largest, sorted, _arrays._torch_stream(dev), dev,
+                              nan_largest=True)
+    else:
+        # Host tensors: the stable argsort's first k, so ties go to the
+        # lowest indices and the winners come sorted (sorted=False allows it).
+        idx = _argsort_rows(rows, largest)[..., :k].contiguous()
+        values = _gather(rows, idx)
+    return _back(values, x, d), _back(idx, x, d)
+
+
+def _sort_pairs_kernel(keys, values, dim=-1, descending=False, stable=True):
+    d = dim_of(keys, dim, "gpusort::sort_pairs")
+    _check_values(keys, values)
+    krows, vrows = _rows(keys, d), _rows(values, d)
+    kout, vout = torch.empty_like(krows), torch.empty_like(vrows)
+    n = krows.numel()
+    if n:
+        code, count, item = _key_code(krows, "gpusort::sort_pairs"), n // krows.shape[-1], vrows.element_size()
+        if krows.is_cuda:
+            dev = krows.get_device()
+            _core.sort_device(code, n, count, krows.data_ptr(), kout.data_ptr(), vrows.data_ptr(), vout.data_ptr(),
+                              item, descending, "auto", 0, -1, _arrays._torch_stream(dev), dev, nan_largest=True)
+        else:
+            _core.sort_host(code, n, count, krows.data_ptr(), kout.data_ptr(), vrows.data_ptr(), vout.data_ptr(),
+                            item, descending, "auto", 0, -1, False, nan_largest=True)
+    return _back(kout, keys, d), _back(vout, values, d)
+
+
+def _check_values(keys, values):
+    if values.shape != keys.shape:
+        raise ValueError(f"gpusort::sort_pairs: values of shape {tuple(values.shape)} do not match keys of shape "
+                         f"{tuple(keys.shape)}")
+    if values.device != keys.device:
+        raise ValueError(f"gpusort::sort_pairs: values are on {values.device}, keys on {keys.device}")
+    if values.layout != torch.strided or not 1 <= values.element_size() <= 16:
+        raise TypeError(f"gpusort::sort_pairs: values of dtype {values.dtype} (dense, 1 to 16 bytes are supported)")
+
+
+# ---- the fake kernels: shapes and dtypes only, for torch.compile ----------------------
+def _sort_fake(x, dim=-1, descending=False, stable=False):
+    dim_of(x, dim, "gpusort::sort")
+    return torch.empty_like(x, memory_format=torch.contiguous_format), _empty_indices(x, x.shape)
+
+
+def _argsort_fake(x, dim=-1, descending=False, stable=False):
+    dim_of(x, dim, "gpusort::argsort")
+    return _empty_indices(x, x.shape)
+
+
+def _topk_fake(x, k, dim=-1, largest=True, sorted=True):
+    _, shape = _topk_shape(x, k, dim, "gpusort::topk")
+    return x.new_empty(shape), _empty_indices(x, shape)
+
+
+def _sort_pairs_fake(keys, values, dim=-1, descending=False, stable=True):
+    dim_of(keys, dim, "gpusort::sort_pairs")
+    _check_values(keys, values)
+    return (torch.empty_like(keys, memory_format=torch.contiguous_format),
+            torch.empty_like(values, memory_format=torch.contiguous_format))
+
+
+def _empty_indices(x, shape):
+    return torch.empty(shape, dtype=torch.int64, device=x.device)
+
+
+# ---- autograd: the values' gradient goes back through the indices -----------------
+def _save_indices(ctx, inputs, output, dim_at):
+    x = inputs[0]
+    ctx.shape = x.shape
+    ctx.dim = inputs[dim_at] % max(x.dim(), 1)
+    ctx.save_for_backward(output[1])
+
+
+def _scatter_grad(ctx, grad_values):
+    """d(input): zeros, with each selected key's gradient at its index (as
+    torch.sort and torch.topk's backward); indices carry none."""
+    (idx,) = ctx.saved_tensors
+    if not ctx.shape:
+        return grad_values.reshape(()) if idx.numel() else torch.zeros_like(grad_values).reshape(())
+    return grad_values.new_zeros(ctx.shape).scatter(ctx.dim, idx, grad_values)
+
+
+def _sort_setup(ctx, inputs, output):
+    _save_indices(ctx, inputs, output, 1)
+
+
+def _sort_backward(ctx, grad_values, grad_indices):
+    return _scatter_grad(ctx, grad_values), None, None, None
+
+
+def _topk_setup(ctx, inputs, output):
+    _save_indices(ctx, inputs, output, 2)
+
+
+def _topk_backward(ctx, grad_values, grad_indices):
+    return _scatter_grad(ctx, grad_values), None, None, None, None
+
+
+def _argsort_setup(ctx, inputs, output):
+    pass
+
+
+def _argsort_backward(ctx, grad_indices):
+    # indices are piecewise constant in the keys: no gradient, as torch.argsort
+    return None, None, None, None
+
+
+def _sort_pairs_setup(ctx, inputs, output):
+    keys, values, dim, descending = inputs[:4]
+    ctx.dim = dim
+    ctx.descending = descending
+    ctx.save_for_backward(keys)
+
+
+def _sort_pairs_backward(ctx, grad_keys, grad_values):
+    """Both outputs are the inputs permuted by the keys' order. The kernel is
+    stable, so that order is the stable argsort of the keys, computed again
+    here rather than kept by every forward call."""
+    (keys,) = ctx.saved_tensors
+    d = ctx.dim % max(keys.dim(), 1)
+    if keys.dim() == 0:
+        return grad_keys, grad_values, None, None, None
+    idx = argsort(keys, d, ctx.descending, True)
+    need_keys, need_values = ctx.needs_input_grad[:2]
+    gk = grad_keys.new_zeros(keys.shape).scatter(d, idx, grad_keys) if need_keys else None
+    gv = grad_values.new_zeros(grad_values.shape).scatter(d, idx, grad_values) if need_values else None
+    return gk, gv, None, None, None
+
+
+# ---- the generic calls (gpusort.sort, ...) on tensors that torch.compile traces ----------
+def _traceable(fn, algorithm, begin_bit, end_bit):
+    if algorithm != "auto" or begin_bit is not None or end_bit is not None:
+        raise ValueError(f"gpusort.{fn}: algorithm=, begin_bit= and end_bit= are not supported under torch.compile "
+                         "(the operators take dim, descending and stable)")
+
+
+def _flat(x, axis):
+    return (x.reshape(-1), -1) if axis is None else (x, axis)
+
+
+def compiled_sort(x, axis, descending, stable, algorithm, begin_bit, end_bit, out):
+    """gpusort.sort on a traced tensor: gpusort::sort's values."""
+    _traceable("sort", algorithm, begin_bit, end_bit)
+    values = sort(*_flat(x, axis), descending, stable)[0]
+    return values if out is None else out.copy_(values)
+
+
+def compiled_argsort(x, axis, descending, stable, algorithm, begin_bit, end_bit, index_dtype, out):
+    """gpusort.argsort on a traced tensor: gpusort::argsort."""
+    _traceable("argsort", algorithm, begin_bit, end_bit)
+    if index_dtype not in ("int64", "int32"):
+        raise ValueError(f"gpusort.argsort: index_dtype must be 'int64' or 'int32', not {index_dtype!r}")
+    idx = argsort(*_flat(x, axis), descending, stable)
+    if index_dtype == "int32":
+        idx = idx.to(torch.int32)
+    return idx if out is None else out.copy_(idx)
+
+
+def compiled_topk(x, k, dim, largest, sorted):
+    """gpusort.topk on a traced tensor: gpusort::topk."""
+    return topk(x, k, dim, largest, sorted)
+
+
+def compiled_sort_pairs(keys, values, axis, descending, stable, algorithm, begin_bit, end_bit, out):
+    """gpusort.sort_pairs on traced tensors: gpusort::sort_pairs."""
+    _traceable("sort_pairs", algorithm, begin_bit, end_bit)
+    if axis is None:
+        keys, values = keys.reshape(-1), values.reshape(-1)
+    k, v = sort_pairs(keys, values, -1 if axis is None else axis, descending, stable)
+    if out is None:
+        return k, v
+    out[0].copy_(k)
+    out[1].copy_(v)
+    return out
+
+
+# ---- registration ----------------------------------------------------------------
+_OPS = (
+    ("sort", "sort(Tensor self, int dim=-1, bool descending=False, bool stable=False) "
+             "-> (Tensor values, Tensor indices)", _sort_kernel, _sort_fake),
+    ("argsort", "argsort(Tensor self, int dim=-1, bool descending=False, bool stable=False) -> Tensor",
+     _argsort_kernel, _argsort_fake),
+    ("topk", "topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) "
+             "-> (Tensor values, Tensor indices)", _topk_kernel, _topk_fake),
+    ("sort_pairs", "sort_pairs(Tensor keys, Tensor values, int dim=-1, bool descending=False, bool stable=True) "
+                   "-> (Tensor keys, Tensor values)", _sort_pairs_kernel, _sort_pairs_fake),
+)
+
+_lib = torch.library.Library("gpusort", "DEF")
+for _name, _schema, _kernel, _fake in _OPS:
+    _lib.define(_schema)
+    _lib.impl(_name, _kernel, "CPU")
+    _lib.impl(_name, _kernel, "CUDA")
+    torch.library.register_fake(f"gpusort::{_name}", _fake, lib=_lib)
+torch.library.register_autograd("gpusort::sort", _sort_backward, setup_context=_sort_setup, lib=_lib)
+torch.library.register_autograd("gpusort::topk", _topk_backward, setup_context=_topk_setup, lib=_lib)
+torch.library.register_autograd("gpusort::argsort", _argsort_backward, setup_context=_argsort_setup, lib=_lib)
+torch.library.register_autograd("gpusort::sort_pairs", _sort_pairs_backward, setup_context=_sort_pairs_setup, lib=_lib)
+
+sort = torch.ops.gpusort.sort.default
+argsort = torch.ops.gpusort.argsort.default
+topk = torch.ops.gpusort.topk.default
+sort_pairs = torch.ops.gpusort.sort_pairs.default
