@@ -31,11 +31,13 @@ from . import _gpusort as _core
 if _arrays._torch is None:
     _arrays._torch_init()
 
-# Unsigned tensors sort with their own key type but are gathered as the
-# signed type of their width (PyTorch's gather has no unsigned kernels but
-# 8-bit); bool sorts as uint8.
-_GATHER_AS = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+# Keys are gathered as the signed integers of their width: PyTorch's gather
+# has no unsigned kernels but 8-bit, and its bfloat16 kernel rewrites NaNs
+# (0x7fc0 comes out 0xffff), while sorted values must keep their bits.
+# bool sorts as uint8.
+_GATHER_AS = {2: torch.int16, 4: torch.int32, 8: torch.int64}
 _BOOL_CODE = _arrays.TORCH_KEY_CODE[torch.uint8]
+_C = torch._C
 
 
 def _key_code(x, op):
@@ -64,6 +66,8 @@ def dim_of(x, dim, op):
 
 def _rows(x, d):
     """x with dim d last, contiguous (a 0-d tensor as one row of one key)."""
+    if d == x.dim() - 1:
+        return x.contiguous()
     if x.dim() == 0:
         return x.reshape(1)
     return x.movedim(d, -1).contiguous()
@@ -80,8 +84,8 @@ def _back(t, like, d):
 
 def _gather(rows, idx):
     """rows.gather(-1, idx), for every key dtype."""
-    as_signed = _GATHER_AS.get(rows.dtype)
-    if as_signed is None:
+    as_signed = _GATHER_AS.get(rows.element_size())
+    if as_signed is None or rows.dtype == as_signed:
         return rows.gather(-1, idx)
     return rows.view(as_signed).gather(-1, idx).view(rows.dtype)
 
@@ -104,15 +108,28 @@ def _argsort_rows(rows, descending):
     return idx
 
 
+def eager(x):
+    """Whether a call on x may run its kernel directly rather than through
+    the dispatcher: a plain CPU or CUDA tensor, no gradient to record, and
+    nothing that needs to see the operator (torch.compile, a tracer, a
+    torch function or dispatch mode, a functorch transform). The dispatcher
+    and the autograd wrapper of a Python operator cost about as much as the
+    kernel's own Python; this check costs a microsecond."""
+    return (type(x) is torch.Tensor and not (x.requires_grad and _C.is_grad_enabled()) and not x.is_meta
+            and not _C._is_torch_function_mode_enabled() and _C._len_torch_dispatch_stack() == 0
+            and not _C._are_functorch_transforms_active() and _C._get_tracing_state() is None
+            and not torch.compiler.is_compiling())
+
+
 # ---- the kernels (CPU and CUDA) ----------------------------------------------------
-def _sort_kernel(x, dim=-1, descending=False, stable=False):
+def sort_kernel(x, dim=-1, descending=False, stable=False):
     d = dim_of(x, dim, "gpusort::sort")
     rows = _rows(x, d)
     idx = _argsort_rows(rows, descending)
     return _back(_gather(rows, idx), x, d), _back(idx, x, d)
 
 
-def _argsort_kernel(x, dim=-1, descending=False, stable=False):
+def argsort_kernel(x, dim=-1, descending=False, stable=False):
     d = dim_of(x, dim, "gpusort::argsort")
     return _back(_argsort_rows(_rows(x, d), descending), x, d)
 
@@ -128,8 +145,10 @@ def _topk_shape(x, k, dim, op):
     return d, shape
 
 
-def _topk_kernel(x, k, dim=-1, largest=True, sorted=True):
+def topk_kernel(x, k, dim=-1, largest=True, sorted=True):
     d, _ = _topk_shape(x, k, dim, "gpusort::topk")
+    if x.dim() == 0:
+        k = 1  # as torch.topk: a 0-d input comes back whole for k = 0 too
     rows = _rows(x, d)
     shape = rows.shape[:-1] + (k,)
     if rows.is_cuda:
@@ -318,11 +337,11 @@ def compiled_sort_pairs(keys, values, axis, descending, stable, algorithm, begin
 # ---- registration ----------------------------------------------------------------
 _OPS = (
     ("sort", "sort(Tensor self, int dim=-1, bool descending=False, bool stable=False) "
-             "-> (Tensor values, Tensor indices)", _sort_kernel, _sort_fake),
+             "-> (Tensor values, Tensor indices)", sort_kernel, _sort_fake),
     ("argsort", "argsort(Tensor self, int dim=-1, bool descending=False, bool stable=False) -> Tensor",
-     _argsort_kernel, _argsort_fake),
+     argsort_kernel, _argsort_fake),
     ("topk", "topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) "
-             "-> (Tensor values, Tensor indices)", _topk_kernel, _topk_fake),
+             "-> (Tensor values, Tensor indices)", topk_kernel, _topk_fake),
     ("sort_pairs", "sort_pairs(Tensor keys, Tensor values, int dim=-1, bool descending=False, bool stable=True) "
                    "-> (Tensor keys, Tensor values)", _sort_pairs_kernel, _sort_pairs_fake),
 )

@@ -42,6 +42,12 @@ def _flag(value, name, fn):
         raise TypeError(f"gpusort.torch.{fn}: {name} must be a bool, not {type(value).__name__}")
 
 
+def _call(op, kernel, x, *args):
+    """The operator, or its kernel straight away where nothing needs the
+    dispatcher (plain eager calls: _torch_ops.eager)."""
+    return kernel(x, *args) if _torch_ops.eager(x) else op(x, *args)
+
+
 def _into(out, results, fn):
     """Writes (values, indices) into the caller's out= pair, resizing it as torch does."""
     if not (isinstance(out, (tuple, list)) and len(out) == 2 and all(isinstance(o, torch.Tensor) for o in out)):
@@ -62,7 +68,7 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     _tensor(input, "sort")
     _flag(descending, "descending", "sort")
     _flag(stable, "stable", "sort")
-    result = _torch_ops.sort(input, dim, descending, stable)
+    result = _call(_torch_ops.sort, _torch_ops.sort_kernel, input, dim, descending, stable)
     if out is not None:
         result = _into(out, result, "sort")
     return torch.return_types.sort(result)
@@ -73,7 +79,7 @@ def argsort(input, dim=-1, descending=False, stable=False):
     _tensor(input, "argsort")
     _flag(descending, "descending", "argsort")
     _flag(stable, "stable", "argsort")
-    return _torch_ops.argsort(input, dim, descending, stable)
+    return _call(_torch_ops.argsort, _torch_ops.argsort_kernel, input, dim, descending, stable)
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
@@ -85,7 +91,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     _tensor(input, "topk")
     _flag(largest, "largest", "topk")
     _flag(sorted, "sorted", "topk")
-    result = _torch_ops.topk(input, _index(k, "k", "topk"), dim, largest, sorted)
+    result = _call(_torch_ops.topk, _torch_ops.topk_kernel, input, _index(k, "k", "topk"), dim, largest, sorted)
     if out is not None:
         result = _into(out, result, "topk")
     return torch.return_types.topk(result)
@@ -102,7 +108,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     if not 1 <= k <= size:
         raise ValueError(f"gpusort.torch.kthvalue: k={k} is out of range for a dimension of size {size} (1 to {size})")
     # The k smallest, sorted: the k-th is the last of them.
-    values, indices = _torch_ops.topk(input, k, d, False, True)
+    values, indices = _call(_torch_ops.topk, _torch_ops.topk_kernel, input, k, d, False, True)
     if input.dim():
         values, indices = values.narrow(d, k - 1, 1), indices.narrow(d, k - 1, 1)
         if not keepdim:
@@ -116,7 +122,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
 def msort(input, *, out=None):
     """As torch.msort: input sorted along its first dim."""
     _tensor(input, "msort")
-    values = _torch_ops.sort(input, 0, False, False)[0]
+    values = _call(_torch_ops.sort, _torch_ops.sort_kernel, input, 0, False, False)[0]
     if out is None:
         return values
     if not isinstance(out, torch.Tensor) or out.dtype != values.dtype or out.device != values.device:
