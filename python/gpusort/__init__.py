@@ -119,9 +119,9 @@ def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_b
     order-preserving bit pattern. out: an array to write the result to
     (may be x itself). Returns an array of x's framework on x's device.
     """
-    if _arrays.torch_compiling(x):
+    if _arrays.torch_compiling(x) and algorithm == "auto" and begin_bit is None and end_bit is None:
         from ._torch_ops import compiled_sort
-        return compiled_sort(x, axis, descending, stable, algorithm, begin_bit, end_bit, out)
+        return compiled_sort(x, axis, descending, stable, out)
     if (type(x) is _arrays.TorchTensor and axis == -1 and algorithm == "auto" and begin_bit is None
             and end_bit is None):
         y = _arrays.torch_sort_fast(x, out, descending)
@@ -152,9 +152,9 @@ def argsort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begi
 
     Stable: equal keys are listed in input order. Arguments as for sort().
     """
-    if _arrays.torch_compiling(x):
+    if _arrays.torch_compiling(x) and algorithm == "auto" and begin_bit is None and end_bit is None:
         from ._torch_ops import compiled_argsort
-        return compiled_argsort(x, axis, descending, stable, algorithm, begin_bit, end_bit, index_dtype, out)
+        return compiled_argsort(x, axis, descending, stable, index_dtype, out)
     a = _arrays.describe(x)
     key = _key(a, "argsort")
     rows, shape = _rows(a, axis, "argsort")
@@ -223,9 +223,9 @@ def sort_pairs(keys, values, *, axis=-1, descending=False, stable=True, algorith
     values: an array of the keys' framework and device with as many items
     (any dtype of 1 to 16 bytes). out: a (keys, values) pair to write to.
     """
-    if _arrays.torch_compiling(keys):
+    if _arrays.torch_compiling(keys) and algorithm == "auto" and begin_bit is None and end_bit is None:
         from ._torch_ops import compiled_sort_pairs
-        return compiled_sort_pairs(keys, values, axis, descending, stable, algorithm, begin_bit, end_bit, out)
+        return compiled_sort_pairs(keys, values, axis, descending, stable, out)
     a = _arrays.describe(keys)
     v = _arrays.describe(values)
     key = _key(a, "sort_pairs")

@@ -55,8 +55,6 @@ def dim_of(x, dim, op):
     _key_code(x, op)
     if x.layout != torch.strided:
         raise TypeError(f"{op}: only strided (dense) tensors are supported, not {x.layout}")
-    if x.device.type not in ("cpu", "cuda"):
-        raise ValueError(f"{op}: tensors on device '{x.device}' are not supported (CUDA or CPU)")
     nd = max(x.dim(), 1)
     if not isinstance(dim, int) or not -nd <= dim < nd:
         raise ValueError(f"{op}: dim={dim!r} is out of range for a {x.dim()}-d tensor "
@@ -110,15 +108,16 @@ def _argsort_rows(rows, descending):
 
 def eager(x):
     """Whether a call on x may run its kernel directly rather than through
-    the dispatcher: a plain CPU or CUDA tensor, no gradient to record, and
+    the dispatcher: a plain CPU or CUDA tensor (the dispatcher answers for
+    the others: fake and meta tensors, other devices), no gradient to record, and
     nothing that needs to see the operator (torch.compile, a tracer, a
     torch function or dispatch mode, a functorch transform). The dispatcher
     and the autograd wrapper of a Python operator cost about as much as the
     kernel's own Python; this check costs a microsecond."""
-    return (type(x) is torch.Tensor and not (x.requires_grad and _C.is_grad_enabled()) and not x.is_meta
-            and not _C._is_torch_function_mode_enabled() and _C._len_torch_dispatch_stack() == 0
-            and not _C._are_functorch_transforms_active() and _C._get_tracing_state() is None
-            and not torch.compiler.is_compiling())
+    return (not torch.compiler.is_compiling() and type(x) is torch.Tensor and (x.is_cuda or x.is_cpu)
+            and not (x.requires_grad and _C.is_grad_enabled()) and not _C._is_torch_function_mode_enabled()
+            and _C._len_torch_dispatch_stack() == 0 and not _C._are_functorch_transforms_active()
+            and _C._get_tracing_state() is None)
 
 
 # ---- the kernels (CPU and CUDA) ----------------------------------------------------
@@ -288,26 +287,21 @@ def _sort_pairs_backward(ctx, grad_keys, grad_values):
 
 
 # ---- the generic calls (gpusort.sort, ...) on tensors that torch.compile traces ----------
-def _traceable(fn, algorithm, begin_bit, end_bit):
-    if algorithm != "auto" or begin_bit is not None or end_bit is not None:
-        raise ValueError(f"gpusort.{fn}: algorithm=, begin_bit= and end_bit= are not supported under torch.compile "
-                         "(the operators take dim, descending and stable)")
-
-
+# The operators take dim, descending and stable: a call with algorithm= or a
+# bit range is left to the generic path, which the compiler runs eagerly
+# (a graph break; an error under fullgraph=True).
 def _flat(x, axis):
     return (x.reshape(-1), -1) if axis is None else (x, axis)
 
 
-def compiled_sort(x, axis, descending, stable, algorithm, begin_bit, end_bit, out):
+def compiled_sort(x, axis, descending, stable, out):
     """gpusort.sort on a traced tensor: gpusort::sort's values."""
-    _traceable("sort", algorithm, begin_bit, end_bit)
     values = sort(*_flat(x, axis), descending, stable)[0]
     return values if out is None else out.copy_(values)
 
 
-def compiled_argsort(x, axis, descending, stable, algorithm, begin_bit, end_bit, index_dtype, out):
+def compiled_argsort(x, axis, descending, stable, index_dtype, out):
     """gpusort.argsort on a traced tensor: gpusort::argsort."""
-    _traceable("argsort", algorithm, begin_bit, end_bit)
     if index_dtype not in ("int64", "int32"):
         raise ValueError(f"gpusort.argsort: index_dtype must be 'int64' or 'int32', not {index_dtype!r}")
     idx = argsort(*_flat(x, axis), descending, stable)
@@ -321,9 +315,8 @@ def compiled_topk(x, k, dim, largest, sorted):
     return topk(x, k, dim, largest, sorted)
 
 
-def compiled_sort_pairs(keys, values, axis, descending, stable, algorithm, begin_bit, end_bit, out):
+def compiled_sort_pairs(keys, values, axis, descending, stable, out):
     """gpusort.sort_pairs on traced tensors: gpusort::sort_pairs."""
-    _traceable("sort_pairs", algorithm, begin_bit, end_bit)
     if axis is None:
         keys, values = keys.reshape(-1), values.reshape(-1)
     k, v = sort_pairs(keys, values, -1 if axis is None else axis, descending, stable)
