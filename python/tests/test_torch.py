@@ -142,7 +142,8 @@ def test_gradients_as_torch(device):
 @needs_cuda
 def test_cuda_graph_capture():
     """Operators captured in a CUDA graph replay correctly on new data: no
-    host synchronisation, allocations from PyTorch's graph pool."""
+    host synchronisation; outputs from PyTorch's graph pool, scratch taken
+    and freed in stream order."""
     x = torch.randn(64, 1000, device="cuda")
     out = {}
     calls = lambda: (gt.sort(x, dim=0), gt.topk(x, 16), gt.argsort(x, descending=True), gpusort.sort(x))  # noqa: E731
