@@ -14,7 +14,8 @@ be captured in a CUDA graph), a CPU kernel (gpusort's host path), a fake
 kernel that tells torch.compile the outputs' shapes and dtypes, and an
 autograd formula: sort's and topk's are torch.sort's and torch.topk's
 (the values' gradient back through the indices), argsort's indices carry
-none, sort_pairs sends both gradients back through the keys' order. Every
+none, sort_pairs sends both gradients back through the keys' order; and a
+torch.vmap rule (the batch dim first, one more dim to sort along). Every
 output is a new tensor: no operator mutates or aliases its inputs.
 
 Order: PyTorch's. NaNs rank above +inf whatever their sign and payload, all
@@ -289,6 +290,45 @@ def _sort_pairs_backward(ctx, grad_keys, grad_values):
     return gk, gv, None, None, None
 
 
+# ---- torch.vmap: the batch dim goes first and the operator runs on one more dim ------------
+def _batched(x, bdim, batch_size):
+    """x with its batch dim first (an unbatched x expanded to the batch), and
+    whether its per-item shape is 0-d (it then gets a dim of one key)."""
+    x = x.unsqueeze(0).expand(batch_size, *x.shape) if bdim is None else x.movedim(bdim, 0)
+    scalar = x.dim() == 1
+    return (x.unsqueeze(1) if scalar else x), scalar
+
+
+def _physical(x, dim):
+    """The dim of the batched tensor x (batch first) that the item's dim is."""
+    return dim % (x.dim() - 1) + 1
+
+
+def _unbatched(outputs, scalar):
+    return tuple(o.squeeze(1) for o in outputs) if scalar else tuple(outputs)
+
+
+def _sort_vmap(info, in_dims, x, dim=-1, descending=False, stable=False):
+    x, scalar = _batched(x, in_dims[0], info.batch_size)
+    return _unbatched(sort(x, _physical(x, dim), descending, stable), scalar), (0, 0)
+
+
+def _argsort_vmap(info, in_dims, x, dim=-1, descending=False, stable=False):
+    x, scalar = _batched(x, in_dims[0], info.batch_size)
+    return _unbatched((argsort(x, _physical(x, dim), descending, stable),), scalar)[0], 0
+
+
+def _topk_vmap(info, in_dims, x, k, dim=-1, largest=True, sorted=True):
+    x, scalar = _batched(x, in_dims[0], info.batch_size)
+    return _unbatched(topk(x, 1 if scalar else k, _physical(x, dim), largest, sorted), scalar), (0, 0)
+
+
+def _sort_pairs_vmap(info, in_dims, keys, values, dim=-1, descending=False, stable=True):
+    keys, scalar = _batched(keys, in_dims[0], info.batch_size)
+    values, _ = _batched(values, in_dims[1], info.batch_size)
+    return _unbatched(sort_pairs(keys, values, _physical(keys, dim), descending, stable), scalar), (0, 0)
+
+
 # ---- the generic calls (gpusort.sort, ...) on tensors that torch.compile traces ----------
 # The operators take dim, descending and stable: a call with algorithm= or a
 # bit range is left to the generic path, which the compiler runs eagerly
@@ -352,6 +392,9 @@ torch.library.register_autograd("gpusort::sort", _sort_backward, setup_context=_
 torch.library.register_autograd("gpusort::topk", _topk_backward, setup_context=_topk_setup, lib=_lib)
 torch.library.register_autograd("gpusort::argsort", _argsort_backward, setup_context=_argsort_setup, lib=_lib)
 torch.library.register_autograd("gpusort::sort_pairs", _sort_pairs_backward, setup_context=_sort_pairs_setup, lib=_lib)
+for _name, _rule in (("sort", _sort_vmap), ("argsort", _argsort_vmap), ("topk", _topk_vmap),
+                     ("sort_pairs", _sort_pairs_vmap)):
+    torch.library.register_vmap(f"gpusort::{_name}", _rule, lib=_lib)
 
 sort = torch.ops.gpusort.sort.default
 argsort = torch.ops.gpusort.argsort.default

@@ -138,6 +138,30 @@ def test_gradients_as_torch(device):
     assert not gt.argsort(a).requires_grad and not gt.sort(a).indices.requires_grad
 
 
+# ---- torch.vmap ---------------------------------------------------------------------------
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap(device):
+    """Batched over any dim, each item sorted along any of its dims, as torch's calls under vmap."""
+    x = keys(torch.float32, (4, 5, 6), seed=4, few=True, device=device).nan_to_num(0.0, 9.0, -9.0)
+    for bdim in (0, 1, 2):
+        vmap = lambda f: torch.vmap(f, in_dims=bdim)(x)  # noqa: E731
+        for dim in (0, 1, -1):
+            got, want = vmap(lambda t: gt.sort(t, dim, True)), vmap(lambda t: torch.sort(t, dim=dim, descending=True,
+                                                                                      stable=True))
+            assert torch.equal(got.values, want.values) and torch.equal(got.indices, want.indices)
+            want = vmap(lambda t: torch.argsort(t, dim=dim, stable=True))
+            assert torch.equal(vmap(lambda t: gt.argsort(t, dim)), want)
+            got, want = vmap(lambda t: gt.kthvalue(t, 2, dim)), vmap(lambda t: torch.kthvalue(t, 2, dim))
+            assert torch.equal(got.values, want.values)
+            assert torch.equal(vmap(lambda t: gt.topk(t, 2, dim).values), vmap(lambda t: torch.topk(t, 2, dim).values))
+    v = torch.randn(4, device=device)
+    assert torch.equal(torch.vmap(lambda t: gt.sort(t).values)(v), v)  # items of 0 dims
+    assert torch.equal(torch.vmap(lambda t: gt.topk(t, 1).values)(v), v)
+    k, vals = x[0], torch.arange(6.0, device=device)  # values not batched
+    got = torch.vmap(lambda a, b: ops.sort_pairs(a, b), in_dims=(0, None))(k, vals)
+    assert torch.equal(got[1], vals[torch.argsort(k, dim=1, stable=True)])
+
+
 # ---- CUDA graphs ---------------------------------------------------------------------
 @needs_cuda
 def test_cuda_graph_capture():
