@@ -1,12 +1,13 @@
 """gpusort's PyTorch operators, registered with torch.library:
 
-    gpusort::sort(Tensor self, int dim=-1, bool descending=False, bool stable=False)
+    gpusort::sort(Tensor self, int dim=-1, bool descending=False, bool stable=False, bool nan_largest=True)
         -> (Tensor values, Tensor indices)
-    gpusort::argsort(Tensor self, int dim=-1, bool descending=False, bool stable=False) -> Tensor
-    gpusort::topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True)
+    gpusort::argsort(Tensor self, int dim=-1, bool descending=False, bool stable=False, bool nan_largest=True)
+        -> Tensor
+    gpusort::topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, bool nan_largest=True)
         -> (Tensor values, Tensor indices)
-    gpusort::sort_pairs(Tensor keys, Tensor values, int dim=-1, bool descending=False, bool stable=True)
-        -> (Tensor keys, Tensor values)
+    gpusort::sort_pairs(Tensor keys, Tensor values, int dim=-1, bool descending=False, bool stable=True,
+                        bool nan_largest=True) -> (Tensor keys, Tensor values)
 
 Each has a CUDA kernel (gpusort's device sort on PyTorch's current stream,
 outputs from PyTorch's caching allocator, no host synchronisation, so it can
@@ -19,7 +20,8 @@ torch.vmap rule (the batch dim first, one more dim to sort along). Every
 output is a new tensor: no operator mutates or aliases its inputs.
 
 Order: PyTorch's. NaNs rank above +inf whatever their sign and payload, all
-equal to each other; -0.0 and +0.0 are equal. Indices are int64, and the
+equal to each other (nan_largest=False: CUB's order, NaNs by their bits, the
+generic calls' nan="bits"); -0.0 and +0.0 are equal. Indices are int64, and the
 sorts are stable whatever `stable` says (gpusort's argsort is stable).
 
 Any dim: the kernels work on rows of the last axis. Another dim is moved
@@ -92,7 +94,7 @@ def _gather(rows, idx):
     return rows.view(as_signed).gather(-1, idx).view(rows.dtype)
 
 
-def _argsort_rows(rows, descending):
+def _argsort_rows(rows, descending, nan_largest):
     """int64 indices that sort each row of the contiguous tensor rows."""
     idx = torch.empty_like(rows, dtype=torch.int64)
     n = rows.numel()
@@ -103,10 +105,10 @@ def _argsort_rows(rows, descending):
     if rows.is_cuda:
         dev = rows.get_device()
         _core.argsort_device(code, n, count, rows.data_ptr(), idx.data_ptr(), 8, descending, "auto", 0, -1,
-                             _arrays._torch_stream(dev), dev, nan_largest=True)
+                             _arrays._torch_stream(dev), dev, nan_largest=nan_largest)
     else:
         _core.argsort_host(code, n, count, rows.data_ptr(), idx.data_ptr(), 8, descending, "auto", 0, -1, False,
-                           nan_largest=True)
+                           nan_largest=nan_largest)
     return idx
 
 
@@ -125,16 +127,16 @@ def eager(x):
 
 
 # ---- the kernels (CPU and CUDA) ----------------------------------------------------
-def sort_kernel(x, dim=-1, descending=False, stable=False):
+def sort_kernel(x, dim=-1, descending=False, stable=False, nan_largest=True):
     d = dim_of(x, dim, "gpusort::sort")
     rows = _rows(x, d)
-    idx = _argsort_rows(rows, descending)
+    idx = _argsort_rows(rows, descending, nan_largest)
     return _back(_gather(rows, idx), x, d), _back(idx, x, d)
 
 
-def argsort_kernel(x, dim=-1, descending=False, stable=False):
+def argsort_kernel(x, dim=-1, descending=False, stable=False, nan_largest=True):
     d = dim_of(x, dim, "gpusort::argsort")
-    return _back(_argsort_rows(_rows(x, d), descending), x, d)
+    return _back(_argsort_rows(_rows(x, d), descending, nan_largest), x, d)
 
 
 def _topk_shape(x, k, dim, op):
@@ -148,7 +150,7 @@ def _topk_shape(x, k, dim, op):
     return d, shape
 
 
-def topk_kernel(x, k, dim=-1, largest=True, sorted=True):
+def topk_kernel(x, k, dim=-1, largest=True, sorted=True, nan_largest=True):
     d, _ = _topk_shape(x, k, dim, "gpusort::topk")
     if x.dim() == 0:
         k = 1  # as torch.topk: a 0-d input comes back whole for k = 0 too
@@ -162,16 +164,16 @@ def topk_kernel(x, k, dim=-1, largest=True, sorted=True):
             dev = rows.get_device()
             _core.topk_device(_key_code(rows, "gpusort::topk"), n, n // rows.shape[-1], k, rows.data_ptr(),
                               values.data_ptr(), idx.data_ptr(), 8, largest, sorted, _arrays._torch_stream(dev), dev,
-                              nan_largest=True)
+                              nan_largest=nan_largest)
     else:
         # Host tensors: the stable argsort's first k, so ties go to the
         # lowest indices and the winners come sorted (sorted=False allows it).
-        idx = _argsort_rows(rows, largest)[..., :k].contiguous()
+        idx = _argsort_rows(rows, largest, nan_largest)[..., :k].contiguous()
         values = _gather(rows, idx)
     return _back(values, x, d), _back(idx, x, d)
 
 
-def _sort_pairs_kernel(keys, values, dim=-1, descending=False, stable=True):
+def _sort_pairs_kernel(keys, values, dim=-1, descending=False, stable=True, nan_largest=True):
     d = dim_of(keys, dim, "gpusort::sort_pairs")
     _check_values(keys, values)
     krows, vrows = _rows(keys, d), _rows(values, d)
@@ -182,10 +184,11 @@ def _sort_pairs_kernel(keys, values, dim=-1, descending=False, stable=True):
         if krows.is_cuda:
             dev = krows.get_device()
             _core.sort_device(code, n, count, krows.data_ptr(), kout.data_ptr(), vrows.data_ptr(), vout.data_ptr(),
-                              item, descending, "auto", 0, -1, _arrays._torch_stream(dev), dev, nan_largest=True)
+                              item, descending, "auto", 0, -1, _arrays._torch_stream(dev), dev,
+                              nan_largest=nan_largest)
         else:
             _core.sort_host(code, n, count, krows.data_ptr(), kout.data_ptr(), vrows.data_ptr(), vout.data_ptr(),
-                            item, descending, "auto", 0, -1, False, nan_largest=True)
+                            item, descending, "auto", 0, -1, False, nan_largest=nan_largest)
     return _back(kout, keys, d), _back(vout, values, d)
 
 
@@ -200,22 +203,22 @@ def _check_values(keys, values):
 
 
 # ---- the fake kernels: shapes and dtypes only, for torch.compile ----------------------
-def _sort_fake(x, dim=-1, descending=False, stable=False):
+def _sort_fake(x, dim=-1, descending=False, stable=False, nan_largest=True):
     dim_of(x, dim, "gpusort::sort")
     return torch.empty_like(x, memory_format=torch.contiguous_format), _empty_indices(x, x.shape)
 
 
-def _argsort_fake(x, dim=-1, descending=False, stable=False):
+def _argsort_fake(x, dim=-1, descending=False, stable=False, nan_largest=True):
     dim_of(x, dim, "gpusort::argsort")
     return _empty_indices(x, x.shape)
 
 
-def _topk_fake(x, k, dim=-1, largest=True, sorted=True):
+def _topk_fake(x, k, dim=-1, largest=True, sorted=True, nan_largest=True):
     _, shape = _topk_shape(x, k, dim, "gpusort::topk")
     return x.new_empty(shape), _empty_indices(x, shape)
 
 
-def _sort_pairs_fake(keys, values, dim=-1, descending=False, stable=True):
+def _sort_pairs_fake(keys, values, dim=-1, descending=False, stable=True, nan_largest=True):
     dim_of(keys, dim, "gpusort::sort_pairs")
     _check_values(keys, values)
     return (torch.empty_like(keys, memory_format=torch.contiguous_format),
@@ -248,7 +251,7 @@ def _sort_setup(ctx, inputs, output):
 
 
 def _sort_backward(ctx, grad_values, grad_indices):
-    return _scatter_grad(ctx, grad_values), None, None, None
+    return _scatter_grad(ctx, grad_values), None, None, None, None
 
 
 def _topk_setup(ctx, inputs, output):
@@ -256,7 +259,7 @@ def _topk_setup(ctx, inputs, output):
 
 
 def _topk_backward(ctx, grad_values, grad_indices):
-    return _scatter_grad(ctx, grad_values), None, None, None, None
+    return _scatter_grad(ctx, grad_values), None, None, None, None, None
 
 
 def _argsort_setup(ctx, inputs, output):
@@ -265,13 +268,12 @@ def _argsort_setup(ctx, inputs, output):
 
 def _argsort_backward(ctx, grad_indices):
     # indices are piecewise constant in the keys: no gradient, as torch.argsort
-    return None, None, None, None
+    return None, None, None, None, None
 
 
 def _sort_pairs_setup(ctx, inputs, output):
-    keys, values, dim, descending = inputs[:4]
-    ctx.dim = dim
-    ctx.descending = descending
+    keys, values, dim, descending, stable, nan_largest = inputs  # (defaults filled in)
+    ctx.dim, ctx.descending, ctx.nan_largest = dim, descending, nan_largest
     ctx.save_for_backward(keys)
 
 
@@ -282,12 +284,12 @@ def _sort_pairs_backward(ctx, grad_keys, grad_values):
     (keys,) = ctx.saved_tensors
     d = ctx.dim % max(keys.dim(), 1)
     if keys.dim() == 0:
-        return grad_keys, grad_values, None, None, None
-    idx = argsort(keys, d, ctx.descending, True)
+        return grad_keys, grad_values, None, None, None, None
+    idx = argsort(keys, d, ctx.descending, True, ctx.nan_largest)
     need_keys, need_values = ctx.needs_input_grad[:2]
     gk = grad_keys.new_zeros(keys.shape).scatter(d, idx, grad_keys) if need_keys else None
     gv = grad_values.new_zeros(grad_values.shape).scatter(d, idx, grad_values) if need_values else None
-    return gk, gv, None, None, None
+    return gk, gv, None, None, None, None
 
 
 # ---- torch.vmap: the batch dim goes first and the operator runs on one more dim ------------
@@ -308,25 +310,26 @@ def _unbatched(outputs, scalar):
     return tuple(o.squeeze(1) for o in outputs) if scalar else tuple(outputs)
 
 
-def _sort_vmap(info, in_dims, x, dim=-1, descending=False, stable=False):
+def _sort_vmap(info, in_dims, x, dim=-1, descending=False, stable=False, nan_largest=True):
     x, scalar = _batched(x, in_dims[0], info.batch_size)
-    return _unbatched(sort(x, _physical(x, dim), descending, stable), scalar), (0, 0)
+    return _unbatched(sort(x, _physical(x, dim), descending, stable, nan_largest), scalar), (0, 0)
 
 
-def _argsort_vmap(info, in_dims, x, dim=-1, descending=False, stable=False):
+def _argsort_vmap(info, in_dims, x, dim=-1, descending=False, stable=False, nan_largest=True):
     x, scalar = _batched(x, in_dims[0], info.batch_size)
-    return _unbatched((argsort(x, _physical(x, dim), descending, stable),), scalar)[0], 0
+    return _unbatched((argsort(x, _physical(x, dim), descending, stable, nan_largest),), scalar)[0], 0
 
 
-def _topk_vmap(info, in_dims, x, k, dim=-1, largest=True, sorted=True):
+def _topk_vmap(info, in_dims, x, k, dim=-1, largest=True, sorted=True, nan_largest=True):
     x, scalar = _batched(x, in_dims[0], info.batch_size)
-    return _unbatched(topk(x, 1 if scalar else k, _physical(x, dim), largest, sorted), scalar), (0, 0)
+    return _unbatched(topk(x, 1 if scalar else k, _physical(x, dim), largest, sorted, nan_largest), scalar), (0, 0)
 
 
-def _sort_pairs_vmap(info, in_dims, keys, values, dim=-1, descending=False, stable=True):
+def _sort_pairs_vmap(info, in_dims, keys, values, dim=-1, descending=False, stable=True, nan_largest=True):
     keys, scalar = _batched(keys, in_dims[0], info.batch_size)
     values, _ = _batched(values, in_dims[1], info.batch_size)
-    return _unbatched(sort_pairs(keys, values, _physical(keys, dim), descending, stable), scalar), (0, 0)
+    return (_unbatched(sort_pairs(keys, values, _physical(keys, dim), descending, stable, nan_largest), scalar),
+            (0, 0))
 
 
 # ---- the generic calls (gpusort.sort, ...) on tensors that torch.compile traces ----------
@@ -337,32 +340,32 @@ def _flat(x, axis):
     return (x.reshape(-1), -1) if axis is None else (x, axis)
 
 
-def compiled_sort(x, axis, descending, stable, out):
+def compiled_sort(x, axis, descending, stable, out, nan_largest=True):
     """gpusort.sort on a traced tensor: gpusort::sort's values."""
-    values = sort(*_flat(x, axis), descending, stable)[0]
+    values = sort(*_flat(x, axis), descending, stable, nan_largest)[0]
     return values if out is None else out.copy_(values)
 
 
-def compiled_argsort(x, axis, descending, stable, index_dtype, out):
+def compiled_argsort(x, axis, descending, stable, index_dtype, out, nan_largest=True):
     """gpusort.argsort on a traced tensor: gpusort::argsort."""
     if index_dtype not in ("int64", "int32"):
         raise ValueError(f"gpusort.argsort: index_dtype must be 'int64' or 'int32', not {index_dtype!r}")
-    idx = argsort(*_flat(x, axis), descending, stable)
+    idx = argsort(*_flat(x, axis), descending, stable, nan_largest)
     if index_dtype == "int32":
         idx = idx.to(torch.int32)
     return idx if out is None else out.copy_(idx)
 
 
-def compiled_topk(x, k, dim, largest, sorted):
+def compiled_topk(x, k, dim, largest, sorted, nan_largest=True):
     """gpusort.topk on a traced tensor: gpusort::topk."""
-    return topk(x, k, dim, largest, sorted)
+    return topk(x, k, dim, largest, sorted, nan_largest)
 
 
-def compiled_sort_pairs(keys, values, axis, descending, stable, out):
+def compiled_sort_pairs(keys, values, axis, descending, stable, out, nan_largest=True):
     """gpusort.sort_pairs on traced tensors: gpusort::sort_pairs."""
     if axis is None:
         keys, values = keys.reshape(-1), values.reshape(-1)
-    k, v = sort_pairs(keys, values, -1 if axis is None else axis, descending, stable)
+    k, v = sort_pairs(keys, values, -1 if axis is None else axis, descending, stable, nan_largest)
     if out is None:
         return k, v
     out[0].copy_(k)
@@ -372,14 +375,15 @@ def compiled_sort_pairs(keys, values, axis, descending, stable, out):
 
 # ---- registration ----------------------------------------------------------------
 _OPS = (
-    ("sort", "sort(Tensor self, int dim=-1, bool descending=False, bool stable=False) "
+    ("sort", "sort(Tensor self, int dim=-1, bool descending=False, bool stable=False, bool nan_largest=True) "
              "-> (Tensor values, Tensor indices)", sort_kernel, _sort_fake),
-    ("argsort", "argsort(Tensor self, int dim=-1, bool descending=False, bool stable=False) -> Tensor",
+    ("argsort", "argsort(Tensor self, int dim=-1, bool descending=False, bool stable=False, "
+                "bool nan_largest=True) -> Tensor",
      argsort_kernel, _argsort_fake),
-    ("topk", "topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) "
+    ("topk", "topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, bool nan_largest=True) "
              "-> (Tensor values, Tensor indices)", topk_kernel, _topk_fake),
-    ("sort_pairs", "sort_pairs(Tensor keys, Tensor values, int dim=-1, bool descending=False, bool stable=True) "
-                   "-> (Tensor keys, Tensor values)", _sort_pairs_kernel, _sort_pairs_fake),
+    ("sort_pairs", "sort_pairs(Tensor keys, Tensor values, int dim=-1, bool descending=False, bool stable=True, "
+                   "bool nan_largest=True) -> (Tensor keys, Tensor values)", _sort_pairs_kernel, _sort_pairs_fake),
 )
 
 _lib = torch.library.Library("gpusort", "DEF")

@@ -276,6 +276,17 @@ def test_nan_order(device):
     assert gt.kthvalue(x, 6).indices.item() == 1
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_nan_bits_order(device):
+    """nan_largest=False: CUB's order, NaNs by their bits (the sign bit set: below -inf)."""
+    x = torch.tensor([1.0, float("nan"), -float("inf"), 0.0], device=device)
+    x[1] = torch.tensor([-1], dtype=torch.int32).view(torch.float32).to(device)  # a NaN with the sign bit
+    assert ops.sort(x, -1, False, True, False)[1].tolist() == [1, 2, 3, 0]
+    assert ops.argsort(x, -1, True, True, False).tolist() == [0, 3, 2, 1]
+    assert ops.topk(x, 1, -1, False, True, False)[1].tolist() == [1]
+    assert ops.sort_pairs(x, torch.arange(4, device=device), -1, False, True, False)[1].tolist() == [1, 2, 3, 0]
+
+
 @pytest.mark.skipif(CUDA, reason="checks the no-GPU fallback")
 def test_cpu_tensors_without_gpu():
     assert torch.equal(gt.sort(torch.tensor([3, 1, 2])).values, torch.tensor([1, 2, 3]))
