@@ -3,10 +3,12 @@
 //
 // Device phases (two-phase, one scratch allocation carved by temp_layout):
 //   rows > 1   row offsets (rows.cu), then the segmented sort;
-//   argsort    keys sorted into scratch, with row-local iota indices as
-//              values: 32-bit while a row has fewer than 2^32 keys (half
-//              the value bytes of every pass), widened to int64 at the end
-//              when the caller asks for int64.
+//   argsort    a pairs sort of (key, row-local index) whose sorted keys
+//              are dropped: indices 32-bit while a row has fewer than 2^32
+//              keys (half the value bytes of every pass), widened to int64
+//              at the end when the caller asks for int64; the iota and the
+//              dropped keys lie in the output while it is not yet written
+//              (argsort_device below).
 // Host phases: an out-of-place call copies with every core, then sorts in
 // place through sort(std::span)'s path. Rows go through the device (copy
 // in, segmented sort, copy out) when one is present, else every row is
@@ -66,8 +68,10 @@ call_context context_for(const char* op, key_type t, const sort_spec& s, const o
 }
 
 // Sizing phase: the inner calls see a stand-in for pointers that the scratch
-// will hold (they check pointers before sizing, and never read them).
-void* stand_in(void* p, bool sizing) { return sizing ? detail::stand_in<void>(0) : p; }
+// will hold (they check pointers before sizing, and never read them). Each
+// buffer has its own, as inner calls size in-place calls (equal pointers)
+// apart from out-of-place ones.
+void* stand_in(void* p, bool sizing, int which = 0) { return sizing && !p ? detail::stand_in<void>(which) : p; }
 
 std::size_t row_len(const sort_spec& s) { return s.rows ? s.n / s.rows : 0; }
 int offset_bytes_for(const sort_spec& s) { return s.n <= 0xFFFFFFFFull ? 4 : 8; }
@@ -208,10 +212,10 @@ bool gpu_rows(const sort_spec& s, const K* keys_in, K* keys_out, const void* val
     k = L.take<K>(s.n);
     v = indices ? L.take<std::uint8_t>(s.n * std::size_t(index_bytes)) : val_size ? L.take<std::uint8_t>(s.n * val_size) : nullptr;
     inner = 0;
-    if (indices) argsort_device(nullptr, inner, s, stand_in(k, !base), stand_in(v, !base), index_bytes, opt);
+    if (indices) argsort_device(nullptr, inner, s, stand_in(k, !base, 0), stand_in(v, !base, 1), index_bytes, opt);
     else {
-      void* vs = val_size ? stand_in(v, !base) : nullptr;
-      sort_device(nullptr, inner, s, stand_in(k, !base), stand_in(k, !base), vs, vs, val_size, opt);
+      void* vs = val_size ? stand_in(v, !base, 1) : nullptr;
+      sort_device(nullptr, inner, s, stand_in(k, !base, 0), stand_in(k, !base, 0), vs, vs, val_size, opt);
     }
     inner_temp = L.take<std::uint8_t>(inner);
     return L.bytes();
@@ -307,24 +311,56 @@ void topk_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, std::s
   });
 }
 
+// argsort's buffers. The sort is out of place (in place, a radix sort adds a
+// copy launch whenever an odd number of digits vary); the sorted keys it
+// writes are dropped, so they, and the iota it reads, lie in the output
+// where they fit, the output being written only at the end:
+//   int64 output, rows < 2^32 keys, K <= 4 bytes: output = [iota u32 |
+//       sorted keys]; scratch: the sorted u32 indices, widened into the
+//       output last
+//   int64 output, rows < 2^32 keys, 8-byte keys: output = the sorted keys;
+//       scratch: iota and the sorted u32 indices, widened last
+//   int32 output: the sorted indices go straight to the output; scratch:
+//       the sorted keys and iota
+//   rows of 2^32 keys or more: u64 indices straight to the output; scratch:
+//       the sorted keys and iota
+// and then the sort's own scratch (radix: a second key and index buffer, and
+// its tables). Bytes of scratch per key for f32 keys, int64 indices and
+// onesweep: 4 (sorted u32) + 4 + 4 (its second buffers) = 12, at most the
+// keys' and the indices' size, and 0.22 for onesweep's look-back tables; it
+// was 20 with the sorted keys, iota and the sorted u32 in scratch. With 8-byte
+// keys: 20 (was 28); with int32 indices: 2 K + 8 (unchanged: the output holds
+// only the indices).
 void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const void* keys_in, void* indices_out,
                     int index_bytes, const options& opt) {
   const call_context ctx = context_for("argsort", s.key, s, opt, s.rows > 1);
   check_argsort(ctx, s, keys_in, indices_out, index_bytes, opt);
   const bool narrow = row_len(s) <= 0xFFFFFFFFull;  // indices sorted as u32
   const int carried_bytes = narrow ? 4 : 8;
+  const bool widen = index_bytes == 8 && narrow;
   with_key(s.key, [&]<class K>() {
     // both phases carve the same slots; the run phase also launches
     const auto phases = [&](void* base) {
       const bool sizing = base == nullptr;
       temp_layout L(base);
-      K* keys_out = L.take<K>(s.n);
-      void* iota = L.take<std::uint8_t>(s.n * std::size_t(carried_bytes));
-      const bool widen = index_bytes == 8 && narrow;
-      void* sorted_idx = widen ? L.take<std::uint32_t>(s.n) : indices_out;
+      auto* out = static_cast<std::uint8_t*>(indices_out);
+      void *keys_out = nullptr, *iota = nullptr, *sorted_idx = indices_out;
+      if (widen && sizeof(K) <= 4) {
+        iota = out;
+        keys_out = out + s.n * sizeof(std::uint32_t);
+        sorted_idx = L.take<std::uint32_t>(s.n);
+      } else if (widen) {
+        keys_out = out;
+        iota = L.take<std::uint32_t>(s.n);
+        sorted_idx = L.take<std::uint32_t>(s.n);
+      } else {
+        keys_out = L.take<K>(s.n);
+        iota = L.take<std::uint8_t>(s.n * std::size_t(carried_bytes));
+      }
       if (!sizing) detail::launch_row_iota(ctx, iota, carried_bytes, s.n, row_len(s), opt.stream);
-      device_sort_into<K>(L, sizing, s, static_cast<const K*>(keys_in), static_cast<K*>(stand_in(keys_out, sizing)),
-                          stand_in(iota, sizing), stand_in(sorted_idx, sizing), std::size_t(carried_bytes), opt, ctx);
+      device_sort_into<K>(L, sizing, s, static_cast<const K*>(keys_in), static_cast<K*>(stand_in(keys_out, sizing, 1)),
+                          stand_in(iota, sizing, 2), stand_in(sorted_idx, sizing, 3), std::size_t(carried_bytes), opt,
+                          ctx);
       if (!sizing && widen) detail::launch_widen(ctx, sorted_idx, indices_out, s.n, opt.stream);
       return L.bytes();
     };
