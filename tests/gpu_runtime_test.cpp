@@ -130,6 +130,30 @@ TYPED_TEST(GpuRuntime, ArgsortOfManyWideKeys) {
   }
 }
 
+// The indices written over the keys themselves (Python's argsort(x, out=x)
+// for int32 and int64 keys): the working data then lies in scratch.
+TEST_F(gpu_test, GpuRuntimeArgsortOverItsKeys) {
+  for (const std::size_t rows : {std::size_t(1), std::size_t(3)}) {
+    const std::size_t n = 3 * 70001;
+    const std::vector<std::int64_t> k64 = h::generate<std::int64_t>(dist::few_unique, n, 17);
+    const std::vector<std::int32_t> k32(k64.begin(), k64.end());
+    const gpusort::options opt;
+    const auto run = [&](auto& buf, gpusort::key_type t, int ib) {
+      const gpusort::sort_spec spec{t, n, rows};
+      std::size_t bytes = 0;
+      gpusort::argsort_device(nullptr, bytes, spec, buf.data(), buf.data(), ib, opt);
+      device_buffer<std::uint8_t> temp(bytes);
+      gpusort::argsort_device(temp.data(), bytes, spec, buf.data(), buf.data(), ib, opt);
+      return buf.download();
+    };
+    device_buffer<std::int64_t> b64(k64);
+    EXPECT_EQ(run(b64, gpusort::key_type::i64, 8), oracle_argsort(k64, rows, opt)) << "rows=" << rows;
+    device_buffer<std::int32_t> b32(k32);
+    const std::vector<std::int64_t> want = oracle_argsort(k32, rows, opt);
+    EXPECT_EQ(run(b32, gpusort::key_type::i32, 4), std::vector<std::int32_t>(want.begin(), want.end())) << "rows=" << rows;
+  }
+}
+
 TYPED_TEST(GpuRuntime, HostFormsOnTheGpuAndTheCpu) {
   using K = TypeParam;
   for (const shape s : {shape{1, 100003}, shape{64, 300}}) {

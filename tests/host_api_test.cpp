@@ -262,6 +262,9 @@ TYPED_TEST(HostRuntimeScratch, ArgsortNeedsItsPairsSortAndTheSortedIndices) {
                               : sizeof(K) <= 4 ? 4 * n + slot
                                                : 8 * n + 2 * slot;
       EXPECT_LE(bytes, pairs + own) << "n=" << n << " int" << ib * 8;
+      std::size_t over_keys = 0;  // argsort(x, out=x): the working data all in scratch
+      gpusort::argsort_device(nullptr, over_keys, spec, at(0), at(0), ib, opt);
+      EXPECT_GE(over_keys, bytes + 4 * n) << "n=" << n << " int" << ib * 8;
       if (std::is_same_v<K, float> && ib == 8 && n >= 4096 * 4096)
         EXPECT_LE(bytes, (sizeof(K) + 8) * n + n / 4) << "f32, int64: keys + indices + look-back tables";
     }

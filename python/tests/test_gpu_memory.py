@@ -77,6 +77,17 @@ def test_cupy_scratch_and_outputs_come_from_cupy():
     assert own_pool_reserved(x.device.id) <= 4 * _arrays.POOL_MAX
 
 
+def test_argsort_into_its_own_keys():
+    """out=x: the output overlaps the keys, so the call keeps its working
+    data in scratch instead of the output."""
+    torch = pytest.importorskip("torch")
+    for shape in ((1 << 20,), (4, 70001)):
+        x = torch.randint(-1000, 1000, shape, device="cuda", dtype=torch.int64)
+        want = torch.argsort(x, dim=-1, stable=True)
+        assert gpusort.argsort(x, out=x) is x
+        assert torch.equal(x, want)
+
+
 @pytest.mark.slow
 def test_sorts_of_2_30_keys_beside_torch_and_cupy_caches():
     """2^30 f32 keys (4 GiB), three times over: torch.sort, cupy.sort,

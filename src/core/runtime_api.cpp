@@ -207,23 +207,21 @@ struct device_scratch {
 template <class K>
 bool gpu_rows(const sort_spec& s, const K* keys_in, K* keys_out, const void* vals_in, void* vals_out,
               std::size_t val_size, void* indices, int index_bytes, const options& opt, const call_context& ctx) {
+  // sized at a stand-in base, so that the inner query sees the buffers apart, as they will be
   const auto layout = [&](void* base, K*& k, void*& v, void*& inner_temp, std::size_t& inner) {
     temp_layout L(base);
     k = L.take<K>(s.n);
     v = indices ? L.take<std::uint8_t>(s.n * std::size_t(index_bytes)) : val_size ? L.take<std::uint8_t>(s.n * val_size) : nullptr;
     inner = 0;
-    if (indices) argsort_device(nullptr, inner, s, stand_in(k, !base, 0), stand_in(v, !base, 1), index_bytes, opt);
-    else {
-      void* vs = val_size ? stand_in(v, !base, 1) : nullptr;
-      sort_device(nullptr, inner, s, stand_in(k, !base, 0), stand_in(k, !base, 0), vs, vs, val_size, opt);
-    }
+    if (indices) argsort_device(nullptr, inner, s, k, v, index_bytes, opt);
+    else sort_device(nullptr, inner, s, k, k, v, v, val_size, opt);
     inner_temp = L.take<std::uint8_t>(inner);
     return L.bytes();
   };
   K* dk = nullptr;
   void *dv = nullptr, *inner_temp = nullptr;
   std::size_t inner = 0;
-  const std::size_t bytes = layout(nullptr, dk, dv, inner_temp, inner);
+  const std::size_t bytes = layout(detail::stand_in<void>(0), dk, dv, inner_temp, inner);
   device_scratch dev;
   if (cudaMalloc(&dev.ptr, bytes ? bytes : 1) != cudaSuccess) {
     cudaGetLastError();
@@ -314,7 +312,9 @@ void topk_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, std::s
 // argsort's buffers. The sort is out of place (in place, a radix sort adds a
 // copy launch whenever an odd number of digits vary); the sorted keys it
 // writes are dropped, so they, and the iota it reads, lie in the output
-// where they fit, the output being written only at the end:
+// where they fit, the output being written only at the end (unless it
+// overlaps the keys: then all lie in scratch, and the indices are copied or
+// widened into the output last):
 //   int64 output, rows < 2^32 keys, K <= 4 bytes: output = [iota u32 |
 //       sorted keys]; scratch: the sorted u32 indices, widened into the
 //       output last
@@ -339,13 +339,20 @@ void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, con
   const int carried_bytes = narrow ? 4 : 8;
   const bool widen = index_bytes == 8 && narrow;
   with_key(s.key, [&]<class K>() {
+    const auto at = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+    const bool apart = at(indices_out) + s.n * std::size_t(index_bytes) <= at(keys_in) ||
+                       at(keys_in) + s.n * sizeof(K) <= at(indices_out);
     // both phases carve the same slots; the run phase also launches
     const auto phases = [&](void* base) {
       const bool sizing = base == nullptr;
       temp_layout L(base);
       auto* out = static_cast<std::uint8_t*>(indices_out);
       void *keys_out = nullptr, *iota = nullptr, *sorted_idx = indices_out;
-      if (widen && sizeof(K) <= 4) {
+      if (!apart) {
+        keys_out = L.take<K>(s.n);
+        iota = L.take<std::uint8_t>(s.n * std::size_t(carried_bytes));
+        sorted_idx = L.take<std::uint8_t>(s.n * std::size_t(carried_bytes));
+      } else if (widen && sizeof(K) <= 4) {
         iota = out;
         keys_out = out + s.n * sizeof(std::uint32_t);
         sorted_idx = L.take<std::uint32_t>(s.n);
@@ -362,6 +369,10 @@ void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, con
                           stand_in(iota, sizing, 2), stand_in(sorted_idx, sizing, 3), std::size_t(carried_bytes), opt,
                           ctx);
       if (!sizing && widen) detail::launch_widen(ctx, sorted_idx, indices_out, s.n, opt.stream);
+      else if (!sizing && sorted_idx != indices_out)
+        ctx.check(cudaMemcpyAsync(indices_out, sorted_idx, s.n * std::size_t(carried_bytes), cudaMemcpyDeviceToDevice,
+                                  opt.stream),
+                  "cudaMemcpyAsync(indices)");
       return L.bytes();
     };
     two_phase(ctx, temp, temp_bytes, phases);
