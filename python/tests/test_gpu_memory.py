@@ -12,7 +12,7 @@ from gpusort import _gpusort as core
 if not gpusort.gpu_available():
     pytest.skip("no CUDA device: the GPU tests need one", allow_module_level=True)
 
-N = 1 << 24  # every call's scratch is far above _arrays.POOL_MAX
+N = 1 << 24  # sort's, argsort's and the rows' scratch are far above _arrays.POOL_MAX
 M = 1 << 20  # the slice of a 2^30-key result that is checked
 
 
@@ -54,7 +54,7 @@ def test_torch_scratch_and_outputs_come_from_torch():
     # argsort's int64 output and its scratch were both held from torch at once
     need = argsort_scratch(x.data_ptr(), x.data_ptr() + 4 * N)
     assert torch.cuda.max_memory_allocated() >= start + 8 * N + need
-    assert own_pool_reserved(x.get_device()) <= 4 * _arrays.POOL_MAX
+    assert own_pool_reserved(x.get_device()) < need // 2  # small scratch only, at the pool's granularity
 
 
 def test_cupy_scratch_and_outputs_come_from_cupy():
@@ -74,7 +74,7 @@ def test_cupy_scratch_and_outputs_come_from_cupy():
     # the pool grew to hold argsort's int64 output and its scratch at once
     need = argsort_scratch(x.data.ptr, x.data.ptr + 4 * N)
     assert pool.total_bytes() >= start + 8 * N + need
-    assert own_pool_reserved(x.device.id) <= 4 * _arrays.POOL_MAX
+    assert own_pool_reserved(x.device.id) < need // 2
 
 
 def test_argsort_into_its_own_keys():
