@@ -89,3 +89,15 @@ def test_run_device_without_an_allocator_uses_the_pool(fw):
     call = _Calls(1 << 40)
     _arrays.run_device(a, call, 7)
     assert call.seen == [((7,), 0, 0, -1)]
+
+
+@pytest.mark.parametrize("cols", [16, 256, 4096])
+def test_rows_of_up_to_4096_keys_size_no_large_class(cols):
+    """Equal rows of up to 4096 keys all sort in the segmented sort's block
+    classes: sort needs about 9 bytes a row (offsets and the class list),
+    argsort also the sorted u32 indices."""
+    rows = N // cols
+    keys = core.sort_device(_arrays.KEY_CODE["f32"], N, rows, KEYS_IN, OUT, 0, 0, 0, False, "auto", 0, -1, 0, 0,
+                            pool_max=0)
+    assert keys <= 16 * rows + 4096
+    assert argsort_bytes("f32", 8, rows=rows) <= 4 * N + 16 * rows + 4096

@@ -14,6 +14,7 @@
 // in, segmented sort, copy out) when one is present, else every row is
 // sorted by its own thread (std::stable_sort under key_order: CUB's order).
 #include "core/rows.hpp"
+#include "core/segmented_rows.hpp"
 #include "core/validate.hpp"
 #include "host/staging.hpp"
 
@@ -87,12 +88,12 @@ void device_sort_into(temp_layout& L, bool sizing, const sort_spec& s, const K* 
     void* offsets = L.take<std::uint8_t>((s.rows + 1) * std::size_t(ob));
     std::size_t inner = 0;
     detail::segmented_sort_device<K>(nullptr, &inner, keys_in, keys_out, vals_in, vals_out, val_size, s.n, s.rows,
-                                     stand_in(offsets, sizing), stand_in(offsets, sizing), ob, opt, ctx.op);
+                                     stand_in(offsets, sizing), stand_in(offsets, sizing), ob, opt, ctx.op, row_len(s));
     void* inner_temp = L.take<std::uint8_t>(inner);
     if (sizing) return;
     detail::launch_row_offsets(ctx, offsets, ob, s.rows, row_len(s), opt.stream);
     detail::segmented_sort_device<K>(inner_temp, &inner, keys_in, keys_out, vals_in, vals_out, val_size, s.n, s.rows,
-                                     offsets, static_cast<std::uint8_t*>(offsets) + ob, ob, opt, ctx.op);
+                                     offsets, static_cast<std::uint8_t*>(offsets) + ob, ob, opt, ctx.op, row_len(s));
     return;
   }
   std::size_t inner = 0;
