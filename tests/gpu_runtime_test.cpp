@@ -54,6 +54,27 @@ template <class K> std::vector<K> gather_rows(const std::vector<K>& keys, std::s
   return out;
 }
 
+// argsort_device's indices (index_bytes 4 or 8) of the keys at `in`, read back as int64.
+std::vector<std::int64_t> argsort_on_device(const gpusort::sort_spec& spec, const void* in, int index_bytes,
+                                            const gpusort::options& opt) {
+  device_buffer<std::uint8_t> idx(spec.n * std::size_t(index_bytes));
+  std::size_t bytes = 0;
+  gpusort::argsort_device(nullptr, bytes, spec, in, idx.data(), index_bytes, opt);
+  device_buffer<std::uint8_t> temp(bytes);
+  gpusort::argsort_device(temp.data(), bytes, spec, in, idx.data(), index_bytes, opt);
+  const std::vector<std::uint8_t> raw = idx.download();
+  std::vector<std::int64_t> got(spec.n);
+  for (std::size_t i = 0; i < spec.n; ++i) {
+    if (index_bytes == 8) std::memcpy(&got[i], raw.data() + i * 8, 8);
+    else {
+      std::int32_t v;
+      std::memcpy(&v, raw.data() + i * 4, 4);
+      got[i] = v;
+    }
+  }
+  return got;
+}
+
 struct shape {
   std::size_t rows, len;
 };
@@ -74,24 +95,9 @@ TYPED_TEST(GpuRuntime, ArgsortAndRowsMatchTheStableOracle) {
       const std::vector<std::int64_t> want = oracle_argsort(keys, s.rows, opt);
       const std::vector<K> want_keys = gather_rows(keys, s.rows, want);
       device_buffer<K> in(keys), out(n);
-      for (const int ib : {4, 8}) {
-        device_buffer<std::uint8_t> idx(n * std::size_t(ib));
-        std::size_t bytes = 0;
-        gpusort::argsort_device(nullptr, bytes, spec, in.data(), idx.data(), ib, opt);
-        device_buffer<std::uint8_t> temp(bytes);
-        gpusort::argsort_device(temp.data(), bytes, spec, in.data(), idx.data(), ib, opt);
-        const std::vector<std::uint8_t> raw = idx.download();
-        std::vector<std::int64_t> got(n);
-        for (std::size_t i = 0; i < n; ++i) {
-          if (ib == 8) std::memcpy(&got[i], raw.data() + i * 8, 8);
-          else {
-            std::int32_t v;
-            std::memcpy(&v, raw.data() + i * 4, 4);
-            got[i] = v;
-          }
-        }
-        ASSERT_EQ(got, want) << "argsort rows=" << s.rows << " len=" << s.len << " desc=" << desc << " int" << ib * 8;
-      }
+      for (const int ib : {4, 8})
+        ASSERT_EQ(argsort_on_device(spec, in.data(), ib, opt), want)
+            << "argsort rows=" << s.rows << " len=" << s.len << " desc=" << desc << " int" << ib * 8;
       std::size_t bytes = 0;
       gpusort::sort_device(nullptr, bytes, spec, in.data(), out.data(), nullptr, nullptr, 0, opt);
       device_buffer<std::uint8_t> temp(bytes);
@@ -103,6 +109,48 @@ TYPED_TEST(GpuRuntime, ArgsortAndRowsMatchTheStableOracle) {
       gpusort::sort_device(in_place_temp.data(), in_place_bytes, spec, in.data(), in.data(), nullptr, nullptr, 0, opt);
       ASSERT_TRUE(same_bits(in.download(), want_keys)) << "in place rows=" << s.rows << " len=" << s.len;
     }
+  }
+}
+
+// 8-byte keys from 2^22 on, where the automatic choice for integers is
+// radix_msd: argsort's sorted keys fill the int64 output and iota lies in
+// scratch (its other layouts run in the shapes above).
+TYPED_TEST(GpuRuntime, ArgsortOfManyWideKeys) {
+  using K = TypeParam;
+  if constexpr (sizeof(K) != 8) {
+    GTEST_SKIP() << "8-byte keys only";
+  } else {
+    const std::size_t n = (std::size_t(1) << 22) + 3;
+    const std::vector<K> keys = h::generate<K>(dist::few_unique, n, 13);
+    const gpusort::options opt;
+    const gpusort::sort_spec spec{type_of<K>(), n, 1};
+    const std::vector<std::int64_t> want = oracle_argsort(keys, 1, opt);
+    device_buffer<K> in(keys);
+    for (const int ib : {4, 8}) EXPECT_TRUE(argsort_on_device(spec, in.data(), ib, opt) == want) << "int" << ib * 8;
+  }
+}
+
+// The indices written over the keys themselves (Python's argsort(x, out=x)
+// for int32 and int64 keys): the working data then lies in scratch.
+TEST_F(gpu_test, GpuRuntimeArgsortOverItsKeys) {
+  for (const std::size_t rows : {std::size_t(1), std::size_t(3)}) {
+    const std::size_t n = 3 * 70001;
+    const std::vector<std::int64_t> k64 = h::generate<std::int64_t>(dist::few_unique, n, 17);
+    const std::vector<std::int32_t> k32(k64.begin(), k64.end());
+    const gpusort::options opt;
+    const auto run = [&](auto& buf, gpusort::key_type t, int ib) {
+      const gpusort::sort_spec spec{t, n, rows};
+      std::size_t bytes = 0;
+      gpusort::argsort_device(nullptr, bytes, spec, buf.data(), buf.data(), ib, opt);
+      device_buffer<std::uint8_t> temp(bytes);
+      gpusort::argsort_device(temp.data(), bytes, spec, buf.data(), buf.data(), ib, opt);
+      return buf.download();
+    };
+    device_buffer<std::int64_t> b64(k64);
+    EXPECT_EQ(run(b64, gpusort::key_type::i64, 8), oracle_argsort(k64, rows, opt)) << "rows=" << rows;
+    device_buffer<std::int32_t> b32(k32);
+    const std::vector<std::int64_t> want = oracle_argsort(k32, rows, opt);
+    EXPECT_EQ(run(b32, gpusort::key_type::i32, 4), std::vector<std::int32_t>(want.begin(), want.end())) << "rows=" << rows;
   }
 }
 

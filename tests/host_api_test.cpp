@@ -1,13 +1,16 @@
 // Host suite: the host-memory API on the CPU path (gpusort::sort_cpu),
 // which is stable, so every result must equal std::stable_sort under an
 // order written in tests/oracle.hpp (oracle_order, not the library's key_order,
-// which sort_cpu itself sorts by) bit for bit; and gpusort::sort's choice
-// of backend.
+// which sort_cpu itself sorts by) bit for bit; gpusort::sort's choice
+// of backend; and the scratch that runtime.hpp's argsort asks for (a query
+// made on the host).
 #include "harness/harness.hpp"
 #include "host_checks.hpp"
 #include "key_types.hpp"
 #include "oracle.hpp"
 #include "values.hpp"
+
+#include <gpusort/runtime.hpp>
 
 #include <gtest/gtest.h>
 
@@ -82,6 +85,26 @@ TYPED_TEST(HostCpuSort, PairsMatchStableReference) {
     check_cpu_pairs<K, std::uint32_t>(d, n, opt);
     if (n == 1000) check_cpu_pairs<K, std::uint64_t>(d, n, opt);
   });
+}
+
+// NaNs largest (the frameworks' order) through the CPU backend's paths:
+// float specials (NaNs of both signs and several payloads), keys and pairs,
+// both directions, all bits and a bit range, against the oracle's stable
+// result bit for bit.
+TYPED_TEST(HostCpuSort, NansLargest) {
+  using K = TypeParam;
+  for (std::size_t n : {std::size_t(2), std::size_t(1000), std::size_t(100003)})
+    for (auto dir : {gpusort::order::ascending, gpusort::order::descending})
+      for (auto [b, e] : {std::pair{0, -1}, {3, width_of<K> - 1}}) {
+        auto opt = make_options(dir, b, e);
+        opt.nans = gpusort::nan_order::largest;
+        const auto in = h::generate<K>(dist::float_special, n, 55 + n);
+        auto out = in;
+        EXPECT_EQ(gpusort::sort_cpu(std::span<K>(out), opt), gpusort::backend::cpu_parallel);
+        ASSERT_TRUE(sorted_keys_of(in, out, opt, true)) << label(dist::float_special, n, opt) << " nans=largest";
+        check_cpu_pairs<K, std::uint32_t>(dist::float_special, n, opt);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
 }
 
 // The CPU backend's three paths at sizes that reach them (cpu_sort.cpp):
@@ -230,6 +253,42 @@ TEST(HostApi, Names) {
   EXPECT_FALSE(gpusort::parse_algorithm("no_such_sort", a));
   EXPECT_TRUE(gpusort::is_stable(gpusort::algorithm::odd_even));
   EXPECT_FALSE(gpusort::is_stable(gpusort::algorithm::bitonic));
+}
+
+// argsort's scratch (runtime_api.cpp): the (key, index) pairs sort it runs,
+// plus the sorted u32 indices when the output is int64 (and iota for 8-byte
+// keys, whose sorted keys fill the output); the sorted keys and iota lie in
+// the output otherwise. For f32 keys and int64 indices that is at most the
+// keys' and the indices' bytes, plus onesweep's look-back tables.
+template <class K> class HostRuntimeScratch : public ::testing::Test {};
+TYPED_TEST_SUITE(HostRuntimeScratch, key_types, key_name);
+
+TYPED_TEST(HostRuntimeScratch, ArgsortNeedsItsPairsSortAndTheSortedIndices) {
+  using K = TypeParam;
+  gpusort::key_type t{};
+  ASSERT_TRUE(gpusort::parse_key_type(gpusort::detail::key_info<K>::name, t));
+  // distinct addresses that the query checks and never reads
+  const auto at = [](int i) { return reinterpret_cast<void*>(std::uintptr_t(1) << (40 + i)); };
+  const std::size_t slot = 256;  // what one scratch slot may round up by
+  const gpusort::options opt;
+  for (const std::size_t n : {std::size_t(4999), std::size_t(1) << 24}) {
+    const gpusort::sort_spec spec{t, n, 1};
+    std::size_t pairs = 0;
+    gpusort::sort_device(nullptr, pairs, spec, at(0), at(1), at(2), at(3), sizeof(std::uint32_t), opt);
+    for (const int ib : {4, 8}) {
+      std::size_t bytes = 0;
+      gpusort::argsort_device(nullptr, bytes, spec, at(0), at(4), ib, opt);
+      const std::size_t own = ib == 4 ? (sizeof(K) + 4) * n + 2 * slot
+                              : sizeof(K) <= 4 ? 4 * n + slot
+                                               : 8 * n + 2 * slot;
+      EXPECT_LE(bytes, pairs + own) << "n=" << n << " int" << ib * 8;
+      std::size_t over_keys = 0;  // argsort(x, out=x): the working data all in scratch
+      gpusort::argsort_device(nullptr, over_keys, spec, at(0), at(0), ib, opt);
+      EXPECT_GE(over_keys, bytes + 4 * n) << "n=" << n << " int" << ib * 8;
+      if (std::is_same_v<K, float> && ib == 8 && n >= 4096 * 4096)
+        EXPECT_LE(bytes, (sizeof(K) + 8) * n + n / 4) << "f32, int64: keys + indices + look-back tables";
+    }
+  }
 }
 
 }  // namespace

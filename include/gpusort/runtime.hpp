@@ -46,7 +46,11 @@ void sort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const 
                  const void* vals_in, void* vals_out, std::size_t val_size, const options& opt);
 // indices_out[i] = the index (within its row) of the i-th key in sorted
 // order; index_bytes 4 (int32: rows of fewer than 2^31 keys) or 8 (int64).
-// Stable: opt.algo must be a stable algorithm (or automatic).
+// Stable: opt.algo must be a stable algorithm (or automatic). indices_out
+// holds part of the call's working data until the indices are written,
+// which keeps the scratch small (int64 indices of f32 keys: 12 bytes a key,
+// plus the radix sort's tables); when it overlaps keys_in, all of that lies
+// in scratch, so query with the pointers of the call.
 void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const void* keys_in,
                     void* indices_out, int index_bytes, const options& opt);
 

@@ -137,8 +137,8 @@ def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_b
     begin, end = _bits(begin_bit, end_bit)
     o = _check_out(a, out, shape, a.dtype, "sort") if out is not None else a.empty(shape, a.dtype)
     if a.device != HOST:
-        _core.sort_device(key, a.size, max(rows, 1), a.ptr, o.ptr, 0, 0, 0, descending, algo, begin, end,
-                          a.stream, a.device)
+        _arrays.run_device(a, _core.sort_device, key, a.size, max(rows, 1), a.ptr, o.ptr, 0, 0, 0, descending, algo,
+                           begin, end, a.stream, a.device)
     else:
         _core.sort_host(key, a.size, max(rows, 1), a.ptr, o.ptr, 0, 0, 0, descending, algo, begin, end, False)
     return out if out is not None else a.finish(o)
@@ -170,8 +170,8 @@ def argsort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begi
     ib = 8 if index_dtype == "int64" else 4
     o = _check_out(a, out, shape, index_dtype, "argsort") if out is not None else a.empty(shape, index_dtype)
     if a.device != HOST:
-        _core.argsort_device(key, a.size, max(rows, 1), a.ptr, o.ptr, ib, descending, algo, begin, end, a.stream,
-                             a.device)
+        _arrays.run_device(a, _core.argsort_device, key, a.size, max(rows, 1), a.ptr, o.ptr, ib, descending, algo,
+                           begin, end, a.stream, a.device)
     else:
         _core.argsort_host(key, a.size, max(rows, 1), a.ptr, o.ptr, ib, descending, algo, begin, end, False)
     return out if out is not None else a.finish(o)
@@ -215,7 +215,8 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
         return v, i
     vo, io = a.empty(shape, a.dtype), a.empty(shape, "int64")
     if rows and k:
-        _core.topk_device(key, a.size, max(rows, 1), k, a.ptr, vo.ptr, io.ptr, 8, largest, sorted, a.stream, a.device)
+        _arrays.run_device(a, _core.topk_device, key, a.size, max(rows, 1), k, a.ptr, vo.ptr, io.ptr, 8, largest,
+                           sorted, a.stream, a.device)
     return a.finish(vo), a.finish(io)
 
 
@@ -242,8 +243,8 @@ def sort_pairs(keys, values, *, axis=-1, descending=False, stable=True, algorith
     else:
         ko, vo = a.empty(shape, a.dtype), v.empty(v.shape, v.dtype)
     if a.device != HOST:
-        _core.sort_device(key, a.size, max(rows, 1), a.ptr, ko.ptr, v.ptr, vo.ptr, v.itemsize, descending, algo,
-                          begin, end, a.stream, a.device)
+        _arrays.run_device(a, _core.sort_device, key, a.size, max(rows, 1), a.ptr, ko.ptr, v.ptr, vo.ptr, v.itemsize,
+                           descending, algo, begin, end, a.stream, a.device)
     else:
         _core.sort_host(key, a.size, max(rows, 1), a.ptr, ko.ptr, v.ptr, vo.ptr, v.itemsize, descending, algo,
                         begin, end, False)
@@ -286,8 +287,8 @@ def segmented_sort(x, offsets, *, values=None, descending=False, begin_bit=None,
         _copy_device(a, o)
         if vo is not None:
             _copy_device(v, vo)
-        _core.segmented_sort_device(key, a.size, segments, o.ptr, vo.ptr if vo else 0, v.itemsize if vo else 0,
-                                    off.ptr, ob, descending, begin, end, a.stream, a.device)
+        _arrays.run_device(a, _core.segmented_sort_device, key, a.size, segments, o.ptr, vo.ptr if vo else 0,
+                           v.itemsize if vo else 0, off.ptr, ob, descending, begin, end, a.stream, a.device)
     else:
         o.obj[...] = a.obj
         if vo is not None:

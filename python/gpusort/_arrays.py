@@ -13,6 +13,11 @@ framework queued before, with no host synchronisation. JAX publishes no
 stream: its arrays are waited for (`block_until_ready`, that array only),
 sorted on gpusort's own stream, and that stream is waited for before the
 output goes back.
+
+Memory: outputs come from the framework's allocator, and so does the scratch
+of a device call (`run_device`): PyTorch's caching allocator and CuPy's
+memory pool. JAX arrays and bare producers take their scratch from
+gpusort's pool.
 """
 
 import math
@@ -125,8 +130,12 @@ def torch_sort_fast(x, out, descending):
           or out.device != x.device):
         return None
     dev = x.get_device()
-    _core.sort_device(code, x.numel(), 1, x.data_ptr(), out.data_ptr(), 0, 0, 0, descending, "auto", 0, -1,
-                      _torch_stream(dev), dev)
+    n, xp, op, stream = x.numel(), x.data_ptr(), out.data_ptr(), _torch_stream(dev)
+    need = _core.sort_device(code, n, 1, xp, op, 0, 0, 0, descending, "auto", 0, -1, stream, dev, pool_max=POOL_MAX)
+    if need:
+        block = _scratch_torch_on(x.device, need)
+        _core.sort_device(code, n, 1, xp, op, 0, 0, 0, descending, "auto", 0, -1, stream, dev, temp=block.data_ptr(),
+                          temp_bytes=need)
     return out
 
 
@@ -154,6 +163,19 @@ def _empty_torch(a, shape, dtype):
     return Array("torch", t, t.data_ptr(), shape, dtype, t.element_size(), a.device, a.stream)
 
 
+def _scratch_torch_on(device, nbytes):
+    try:
+        return _torch.empty(nbytes, dtype=_torch.uint8, device=device)
+    except _torch.cuda.OutOfMemoryError as e:
+        raise MemoryError(f"gpusort: scratch of {nbytes} bytes on {device}: PyTorch's allocator is out of "
+                          f"memory ({e})") from None
+
+
+def _scratch_torch(a, nbytes):
+    block = _scratch_torch_on(a.obj.device, nbytes)
+    return block, block.data_ptr()
+
+
 # ---- CuPy ------------------------------------------------------------------------
 _cupy = None
 
@@ -177,6 +199,16 @@ def _empty_cupy(a, shape, dtype):
         with _cupy.cuda.Device(a.device):
             c = _cupy.empty(shape, dtype=dtype)
     return Array("cupy", c, c.data.ptr, shape, dtype, c.dtype.itemsize, a.device, a.stream)
+
+
+def _scratch_cupy(a, nbytes):
+    try:
+        with _cupy.cuda.Device(a.device):
+            block = _cupy.cuda.alloc(nbytes)
+    except _cupy.cuda.memory.OutOfMemoryError as e:
+        raise MemoryError(f"gpusort: scratch of {nbytes} bytes on device {a.device}: CuPy's memory pool is out of "
+                          f"memory ({e})") from None
+    return block, block.ptr
 
 
 # ---- NumPy -----------------------------------------------------------------------
@@ -325,6 +357,38 @@ class DeviceArray:
         return (2, self._buffer.device)
 
 
+# ---- the scratch of a device call -----------------------------------------------------
+# A device call of the extension module (sort_device, argsort_device,
+# topk_device, segmented_sort_device) takes its scratch from the caller's
+# framework, on the call's stream: the framework's current stream, where the
+# allocator hands the block out and where the work is queued. The block goes
+# back to the framework as soon as the work is queued. That is safe: PyTorch's
+# caching allocator and CuPy's pool give a freed block again only to
+# allocations for the same stream, whose work queues behind the sort (a block
+# used on another stream would need record_stream; none is).
+# Scratch of up to POOL_MAX bytes comes from gpusort's pool within the same
+# extension call: a framework allocation (torch.empty_like: 3.6 us on an
+# H200, docs/perf/python.md) and a second call would eat most of the 10 us
+# bound on a small call's overhead, and that pool then holds at most a few
+# such blocks. A call that needs more queues nothing and returns the bytes it
+# needs.
+POOL_MAX = 4 << 20
+
+
+def run_device(a, fn, *args, **kwargs):
+    """fn(*args, **kwargs), one of the extension's device calls on a's
+    device and stream, with its scratch from a's framework."""
+    alloc = _SCRATCH.get(a.fw)
+    if alloc is None:
+        fn(*args, **kwargs)
+        return
+    need = fn(*args, pool_max=POOL_MAX, **kwargs)
+    if need:
+        block, ptr = alloc(a, need)
+        fn(*args, temp=ptr, temp_bytes=need, **kwargs)
+        del block  # back to the framework's cache, for work queued after this call's
+
+
 def describe(x, need_contiguous=True):
     """An Array for x, or TypeError for an object gpusort cannot read."""
     f = _DESCRIBE.get(type(x))
@@ -355,4 +419,5 @@ def _describer_for(x):
 _DESCRIBE = {np.ndarray: _describe_numpy}
 _EMPTY = {"torch": _empty_torch, "cupy": _empty_cupy, "numpy": _empty_numpy, "jax": _empty_buffer,
           "jax_host": _empty_jax_host, "cai": _empty_buffer, "dlpack": _empty_buffer}
+_SCRATCH = {"torch": _scratch_torch, "cupy": _scratch_cupy}
 _FINISH = {"jax": _finish_jax, "jax_host": _finish_jax_host, "cai": _finish_cai, "dlpack": _finish_dlpack}

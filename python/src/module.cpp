@@ -3,10 +3,14 @@
 // It speaks raw addresses: the package (python/gpusort/_arrays.py) turns a
 // framework's array into (address, key type, shape, device, stream) and
 // allocates the outputs in the caller's framework; this module runs
-// runtime.hpp's calls on those addresses. What it owns:
+// runtime.hpp's calls on those addresses. A device call's scratch is the
+// caller's (temp, temp_bytes: PyTorch's or CuPy's allocator, through the
+// package) or comes from gpusort's pool; with pool_max >= 0 a call that needs
+// more than pool_max bytes queues nothing and returns the bytes it needs
+// (pool_max = 0: a size query). What it owns:
 //   * a memory pool per device (cudaMemPoolCreate, kept between calls like
-//     the frameworks' caching allocators) for the scratch of every call,
-//     taken and given back in stream order on the caller's stream;
+//     the frameworks' caching allocators) for the scratch of the calls that
+//     bring none, taken and given back in stream order on the caller's stream;
 //   * device buffers for outputs of frameworks that cannot allocate for us
 //     (JAX, a bare DLPack or CUDA array interface producer);
 //   * the mapping from gpusort::error to Python exceptions.
@@ -25,6 +29,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nb = nanobind;
@@ -120,6 +125,31 @@ struct scratch {
   scratch& operator=(const scratch&) = delete;
 };
 
+// The scratch of one two-phase call `run(temp, temp_bytes)`: the caller's
+// (temp, temp_bytes) when temp is given, else gpusort's pool when the call
+// needs at most pool_max bytes (pool_max < 0: any size). Returns 0 once the
+// work is queued, or the bytes needed when nothing was queued (more than
+// pool_max): the caller allocates them on the call's stream and calls again.
+constexpr std::uintptr_t temp_alignment = 256;  // what the library carves its slots to
+
+template <class Run>
+std::size_t with_scratch(Run&& run, std::uintptr_t temp, std::size_t temp_bytes, std::int64_t pool_max, int device,
+                         cudaStream_t stream) {
+  if (temp) {
+    if (temp % temp_alignment)
+      fail(errc::invalid_argument, "scratch at " + std::to_string(temp) + " is not " + std::to_string(temp_alignment) +
+                                       "-byte aligned");
+    run(reinterpret_cast<void*>(temp), temp_bytes);
+    return 0;
+  }
+  std::size_t bytes = 0;
+  run(nullptr, bytes);
+  if (pool_max >= 0 && bytes > std::size_t(pool_max)) return bytes;
+  scratch t(bytes, device, stream);
+  run(t.ptr, bytes);
+  return 0;
+}
+
 // ---- device buffers handed to Python (outputs for JAX and bare producers) ---
 // cudaMalloc'd and freed with cudaFree, which waits for the device: a
 // framework that received the buffer through DLPack may still have work on
@@ -175,8 +205,9 @@ nb::object as_array(nb::handle buffer, const std::string& kind, int bits, const 
 }
 
 gpusort::options make_options(bool descending, const std::string& algo, int begin_bit, int end_bit,
-                              std::uintptr_t stream) {
+                              std::uintptr_t stream, bool nan_largest) {
   gpusort::options opt;
+  opt.nans = nan_largest ? gpusort::nan_order::largest : gpusort::nan_order::bits;
   if (!gpusort::parse_algorithm(algo, opt.algo)) fail(errc::invalid_argument, "unknown algorithm '" + algo + "'");
   opt.direction = descending ? gpusort::order::descending : gpusort::order::ascending;
   opt.begin_bit = begin_bit;
@@ -228,98 +259,131 @@ NB_MODULE(_gpusort, m) {
   }, "(name, stable) for every algorithm.");
   m.def("gpu_available", &gpusort::gpu_available, "Whether a usable CUDA device is present.");
 
+  // The device calls: scratch as with_scratch says (temp, temp_bytes, pool_max).
   m.def("sort_device",
         [](int key, std::size_t n, std::size_t rows, std::uintptr_t keys_in, std::uintptr_t keys_out,
            std::uintptr_t vals_in, std::uintptr_t vals_out, std::size_t val_size, bool descending,
-           const std::string& algo, int begin_bit, int end_bit, std::uintptr_t stream, int device) {
+           const std::string& algo, int begin_bit, int end_bit, std::uintptr_t stream, int device,
+           std::uintptr_t temp, std::size_t temp_bytes, std::int64_t pool_max, bool nan_largest) {
           const gpusort::sort_spec s = make_spec(key, n, rows);
-          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, stream);
+          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, stream, nan_largest);
           nb::gil_scoped_release quiet;
           device_guard g(device);
-          std::size_t bytes = 0;
-          gpusort::sort_device(nullptr, bytes, s, addr<const void>(keys_in), addr<void>(keys_out),
-                               addr<const void>(vals_in), addr<void>(vals_out), val_size, opt);
-          scratch t(bytes, device, opt.stream);
-          gpusort::sort_device(t.ptr, bytes, s, addr<const void>(keys_in), addr<void>(keys_out),
-                               addr<const void>(vals_in), addr<void>(vals_out), val_size, opt);
-        });
+          return with_scratch(
+              [&](void* t, std::size_t& bytes) {
+                gpusort::sort_device(t, bytes, s, addr<const void>(keys_in), addr<void>(keys_out),
+                                     addr<const void>(vals_in), addr<void>(vals_out), val_size, opt);
+              },
+              temp, temp_bytes, pool_max, device, opt.stream);
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("keys_in"), nb::arg("keys_out"), nb::arg("vals_in"),
+        nb::arg("vals_out"), nb::arg("val_size"), nb::arg("descending"), nb::arg("algo"), nb::arg("begin_bit"),
+        nb::arg("end_bit"), nb::arg("stream"), nb::arg("device"), nb::arg("temp") = 0, nb::arg("temp_bytes") = 0,
+        nb::arg("pool_max") = -1, nb::arg("nan_largest") = false);
   m.def("argsort_device",
         [](int key, std::size_t n, std::size_t rows, std::uintptr_t keys_in, std::uintptr_t indices_out,
            int index_bytes, bool descending, const std::string& algo, int begin_bit, int end_bit,
-           std::uintptr_t stream, int device) {
+           std::uintptr_t stream, int device,
+           std::uintptr_t temp, std::size_t temp_bytes, std::int64_t pool_max, bool nan_largest) {
           const gpusort::sort_spec s = make_spec(key, n, rows);
-          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, stream);
+          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, stream, nan_largest);
           nb::gil_scoped_release quiet;
           device_guard g(device);
-          std::size_t bytes = 0;
-          gpusort::argsort_device(nullptr, bytes, s, addr<const void>(keys_in), addr<void>(indices_out), index_bytes, opt);
-          scratch t(bytes, device, opt.stream);
-          gpusort::argsort_device(t.ptr, bytes, s, addr<const void>(keys_in), addr<void>(indices_out), index_bytes, opt);
-        });
+          return with_scratch(
+              [&](void* t, std::size_t& bytes) {
+                gpusort::argsort_device(t, bytes, s, addr<const void>(keys_in), addr<void>(indices_out), index_bytes,
+                                        opt);
+              },
+              temp, temp_bytes, pool_max, device, opt.stream);
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("keys_in"), nb::arg("indices_out"),
+        nb::arg("index_bytes"), nb::arg("descending"), nb::arg("algo"), nb::arg("begin_bit"), nb::arg("end_bit"),
+        nb::arg("stream"), nb::arg("device"), nb::arg("temp") = 0, nb::arg("temp_bytes") = 0,
+        nb::arg("pool_max") = -1, nb::arg("nan_largest") = false);
   m.def("topk_device",
         [](int key, std::size_t n, std::size_t rows, std::size_t k, std::uintptr_t keys_in, std::uintptr_t keys_out,
-           std::uintptr_t indices_out, int index_bytes, bool largest, bool sorted, std::uintptr_t stream, int device) {
+           std::uintptr_t indices_out, int index_bytes, bool largest, bool sorted, std::uintptr_t stream, int device,
+           std::uintptr_t temp, std::size_t temp_bytes, std::int64_t pool_max, bool nan_largest) {
           const gpusort::sort_spec s = make_spec(key, n, rows);
           gpusort::topk_options opt;
           opt.largest = largest;
           opt.sorted = sorted;
           opt.stream = reinterpret_cast<cudaStream_t>(stream);
+          opt.nans = nan_largest ? gpusort::nan_order::largest : gpusort::nan_order::bits;
           nb::gil_scoped_release quiet;
           device_guard g(device);
-          std::size_t bytes = 0;
-          gpusort::topk_device(nullptr, bytes, s, k, addr<const void>(keys_in), addr<void>(keys_out),
-                               addr<void>(indices_out), index_bytes, opt);
-          scratch t(bytes, device, opt.stream);
-          gpusort::topk_device(t.ptr, bytes, s, k, addr<const void>(keys_in), addr<void>(keys_out),
-                               addr<void>(indices_out), index_bytes, opt);
-        });
+          return with_scratch(
+              [&](void* t, std::size_t& bytes) {
+                gpusort::topk_device(t, bytes, s, k, addr<const void>(keys_in), addr<void>(keys_out),
+                                     addr<void>(indices_out), index_bytes, opt);
+              },
+              temp, temp_bytes, pool_max, device, opt.stream);
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("k"), nb::arg("keys_in"), nb::arg("keys_out"),
+        nb::arg("indices_out"), nb::arg("index_bytes"), nb::arg("largest"), nb::arg("sorted"), nb::arg("stream"),
+        nb::arg("device"), nb::arg("temp") = 0, nb::arg("temp_bytes") = 0,
+        nb::arg("pool_max") = -1, nb::arg("nan_largest") = false);
   m.def("sort_host",
         [](int key, std::size_t n, std::size_t rows, std::uintptr_t keys_in, std::uintptr_t keys_out,
            std::uintptr_t vals_in, std::uintptr_t vals_out, std::size_t val_size, bool descending,
-           const std::string& algo, int begin_bit, int end_bit, bool force_cpu) {
+           const std::string& algo, int begin_bit, int end_bit, bool force_cpu, bool nan_largest) {
           const gpusort::sort_spec s = make_spec(key, n, rows);
-          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, 0);
+          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, 0, nan_largest);
           nb::gil_scoped_release quiet;
           return std::string(gpusort::to_string(gpusort::sort_host(s, addr<const void>(keys_in), addr<void>(keys_out),
                                                                    addr<const void>(vals_in), addr<void>(vals_out),
                                                                    val_size, opt, force_cpu)));
-        });
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("keys_in"), nb::arg("keys_out"),
+        nb::arg("vals_in"), nb::arg("vals_out"), nb::arg("val_size"), nb::arg("descending"), nb::arg("algo"),
+        nb::arg("begin_bit"), nb::arg("end_bit"), nb::arg("force_cpu"), nb::arg("nan_largest") = false);
   m.def("argsort_host",
         [](int key, std::size_t n, std::size_t rows, std::uintptr_t keys_in, std::uintptr_t indices_out,
-           int index_bytes, bool descending, const std::string& algo, int begin_bit, int end_bit, bool force_cpu) {
+           int index_bytes, bool descending, const std::string& algo, int begin_bit, int end_bit, bool force_cpu,
+           bool nan_largest) {
           const gpusort::sort_spec s = make_spec(key, n, rows);
-          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, 0);
+          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, 0, nan_largest);
           nb::gil_scoped_release quiet;
           return std::string(gpusort::to_string(gpusort::argsort_host(s, addr<const void>(keys_in),
                                                                       addr<void>(indices_out), index_bytes, opt,
                                                                       force_cpu)));
-        });
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("keys_in"), nb::arg("indices_out"),
+        nb::arg("index_bytes"), nb::arg("descending"), nb::arg("algo"), nb::arg("begin_bit"),
+        nb::arg("end_bit"), nb::arg("force_cpu"), nb::arg("nan_largest") = false);
 
   m.def("segmented_sort_device",
         [](int key, std::size_t n, std::size_t segments, std::uintptr_t keys, std::uintptr_t vals, std::size_t val_size,
            std::uintptr_t offsets, int offset_bytes, bool descending, int begin_bit, int end_bit, std::uintptr_t stream,
-           int device) {
+           int device, std::uintptr_t temp, std::size_t temp_bytes, std::int64_t pool_max, bool nan_largest) {
           if (key < 0 || key >= gpusort::key_type_count) fail(errc::invalid_argument, "unknown key type code");
-          const gpusort::options opt = make_options(descending, "auto", begin_bit, end_bit, stream);
+          const gpusort::options opt = make_options(descending, "auto", begin_bit, end_bit, stream, nan_largest);
           nb::gil_scoped_release quiet;
           device_guard g(device);
-          std::size_t bytes = 0;
-          gpusort::segmented_sort_device(nullptr, bytes, gpusort::key_type(key), n, segments, addr<void>(keys),
-                                         addr<void>(vals), val_size, addr<const void>(offsets), offset_bytes, opt);
-          scratch t(bytes, device, opt.stream);
-          gpusort::segmented_sort_device(t.ptr, bytes, gpusort::key_type(key), n, segments, addr<void>(keys),
-                                         addr<void>(vals), val_size, addr<const void>(offsets), offset_bytes, opt);
-        });
+          return with_scratch(
+              [&](void* t, std::size_t& bytes) {
+                gpusort::segmented_sort_device(t, bytes, gpusort::key_type(key), n, segments, addr<void>(keys),
+                                               addr<void>(vals), val_size, addr<const void>(offsets), offset_bytes, opt);
+              },
+              temp, temp_bytes, pool_max, device, opt.stream);
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("segments"), nb::arg("keys"), nb::arg("vals"), nb::arg("val_size"),
+        nb::arg("offsets"), nb::arg("offset_bytes"), nb::arg("descending"), nb::arg("begin_bit"), nb::arg("end_bit"),
+        nb::arg("stream"), nb::arg("device"), nb::arg("temp") = 0, nb::arg("temp_bytes") = 0,
+        nb::arg("pool_max") = -1, nb::arg("nan_largest") = false);
   m.def("segmented_sort_host",
         [](int key, std::size_t n, std::size_t segments, std::uintptr_t keys, std::uintptr_t vals, std::size_t val_size,
-           std::uintptr_t offsets, int offset_bytes, bool descending, int begin_bit, int end_bit) {
+           std::uintptr_t offsets, int offset_bytes, bool descending, int begin_bit, int end_bit, bool nan_largest) {
           if (key < 0 || key >= gpusort::key_type_count) fail(errc::invalid_argument, "unknown key type code");
-          const gpusort::options opt = make_options(descending, "auto", begin_bit, end_bit, 0);
+          const gpusort::options opt = make_options(descending, "auto", begin_bit, end_bit, 0, nan_largest);
           nb::gil_scoped_release quiet;
           return std::string(gpusort::to_string(gpusort::segmented_sort_host(
               gpusort::key_type(key), n, segments, addr<void>(keys), addr<void>(vals), val_size,
               addr<const void>(offsets), offset_bytes, opt)));
-        });
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("segments"), nb::arg("keys"), nb::arg("vals"),
+        nb::arg("val_size"), nb::arg("offsets"), nb::arg("offset_bytes"), nb::arg("descending"),
+        nb::arg("begin_bit"), nb::arg("end_bit"), nb::arg("nan_largest") = false);
 
   // gpusort's own stream on a device (non-blocking), for producers that
   // publish none (JAX): the work runs there and is waited for before the
@@ -412,6 +476,15 @@ NB_MODULE(_gpusort, m) {
       cudaMemPoolTrimTo(pool_for(d), 0);
     }
   }, "Gives the scratch memory cached by gpusort back to the device.");
+  m.def("pool_bytes", [](int device) {
+    device_guard g(device);
+    cudaMemPool_t pool = pool_for(device);
+    std::uint64_t reserved = 0, used = 0;
+    cudaError_t e = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved);
+    if (e == cudaSuccess) e = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
+    if (e != cudaSuccess) fail(errc::cuda, "cudaMemPoolGetAttribute", e);
+    return std::make_pair(reserved, used);
+  }, nb::arg("device"), "(reserved, in use): the bytes of gpusort's scratch pool on a device.");
 
   nb::class_<device_buffer>(m, "DeviceBuffer", "Device memory owned by gpusort (outputs for JAX and bare producers).")
       .def(nb::init<std::size_t, int>(), nb::arg("bytes"), nb::arg("device"))

@@ -3,15 +3,18 @@
 //
 // Device phases (two-phase, one scratch allocation carved by temp_layout):
 //   rows > 1   row offsets (rows.cu), then the segmented sort;
-//   argsort    keys sorted into scratch, with row-local iota indices as
-//              values: 32-bit while a row has fewer than 2^32 keys (half
-//              the value bytes of every pass), widened to int64 at the end
-//              when the caller asks for int64.
+//   argsort    a pairs sort of (key, row-local index) whose sorted keys
+//              are dropped: indices 32-bit while a row has fewer than 2^32
+//              keys (half the value bytes of every pass), widened to int64
+//              at the end when the caller asks for int64; the iota and the
+//              dropped keys lie in the output while it is not yet written
+//              (argsort_device below).
 // Host phases: an out-of-place call copies with every core, then sorts in
 // place through sort(std::span)'s path. Rows go through the device (copy
 // in, segmented sort, copy out) when one is present, else every row is
 // sorted by its own thread (std::stable_sort under key_order: CUB's order).
 #include "core/rows.hpp"
+#include "core/segmented_rows.hpp"
 #include "core/validate.hpp"
 #include "host/staging.hpp"
 
@@ -66,8 +69,10 @@ call_context context_for(const char* op, key_type t, const sort_spec& s, const o
 }
 
 // Sizing phase: the inner calls see a stand-in for pointers that the scratch
-// will hold (they check pointers before sizing, and never read them).
-void* stand_in(void* p, bool sizing) { return sizing ? detail::stand_in<void>(0) : p; }
+// will hold (they check pointers before sizing, and never read them). Each
+// buffer has its own, as inner calls size in-place calls (equal pointers)
+// apart from out-of-place ones.
+void* stand_in(void* p, bool sizing, int which = 0) { return sizing && !p ? detail::stand_in<void>(which) : p; }
 
 std::size_t row_len(const sort_spec& s) { return s.rows ? s.n / s.rows : 0; }
 int offset_bytes_for(const sort_spec& s) { return s.n <= 0xFFFFFFFFull ? 4 : 8; }
@@ -83,12 +88,12 @@ void device_sort_into(temp_layout& L, bool sizing, const sort_spec& s, const K* 
     void* offsets = L.take<std::uint8_t>((s.rows + 1) * std::size_t(ob));
     std::size_t inner = 0;
     detail::segmented_sort_device<K>(nullptr, &inner, keys_in, keys_out, vals_in, vals_out, val_size, s.n, s.rows,
-                                     stand_in(offsets, sizing), stand_in(offsets, sizing), ob, opt, ctx.op);
+                                     stand_in(offsets, sizing), stand_in(offsets, sizing), ob, opt, ctx.op, row_len(s));
     void* inner_temp = L.take<std::uint8_t>(inner);
     if (sizing) return;
     detail::launch_row_offsets(ctx, offsets, ob, s.rows, row_len(s), opt.stream);
     detail::segmented_sort_device<K>(inner_temp, &inner, keys_in, keys_out, vals_in, vals_out, val_size, s.n, s.rows,
-                                     offsets, static_cast<std::uint8_t*>(offsets) + ob, ob, opt, ctx.op);
+                                     offsets, static_cast<std::uint8_t*>(offsets) + ob, ob, opt, ctx.op, row_len(s));
     return;
   }
   std::size_t inner = 0;
@@ -203,23 +208,21 @@ struct device_scratch {
 template <class K>
 bool gpu_rows(const sort_spec& s, const K* keys_in, K* keys_out, const void* vals_in, void* vals_out,
               std::size_t val_size, void* indices, int index_bytes, const options& opt, const call_context& ctx) {
+  // sized at a stand-in base, so that the inner query sees the buffers apart, as they will be
   const auto layout = [&](void* base, K*& k, void*& v, void*& inner_temp, std::size_t& inner) {
     temp_layout L(base);
     k = L.take<K>(s.n);
     v = indices ? L.take<std::uint8_t>(s.n * std::size_t(index_bytes)) : val_size ? L.take<std::uint8_t>(s.n * val_size) : nullptr;
     inner = 0;
-    if (indices) argsort_device(nullptr, inner, s, stand_in(k, !base), stand_in(v, !base), index_bytes, opt);
-    else {
-      void* vs = val_size ? stand_in(v, !base) : nullptr;
-      sort_device(nullptr, inner, s, stand_in(k, !base), stand_in(k, !base), vs, vs, val_size, opt);
-    }
+    if (indices) argsort_device(nullptr, inner, s, k, v, index_bytes, opt);
+    else sort_device(nullptr, inner, s, k, k, v, v, val_size, opt);
     inner_temp = L.take<std::uint8_t>(inner);
     return L.bytes();
   };
   K* dk = nullptr;
   void *dv = nullptr, *inner_temp = nullptr;
   std::size_t inner = 0;
-  const std::size_t bytes = layout(nullptr, dk, dv, inner_temp, inner);
+  const std::size_t bytes = layout(detail::stand_in<void>(0), dk, dv, inner_temp, inner);
   device_scratch dev;
   if (cudaMalloc(&dev.ptr, bytes ? bytes : 1) != cudaSuccess) {
     cudaGetLastError();
@@ -307,25 +310,70 @@ void topk_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, std::s
   });
 }
 
+// argsort's buffers. The sort is out of place (in place, a radix sort adds a
+// copy launch whenever an odd number of digits vary); the sorted keys it
+// writes are dropped, so they, and the iota it reads, lie in the output
+// where they fit, the output being written only at the end (unless it
+// overlaps the keys: then all lie in scratch, and the indices are copied or
+// widened into the output last):
+//   int64 output, rows < 2^32 keys, K <= 4 bytes: output = [iota u32 |
+//       sorted keys]; scratch: the sorted u32 indices, widened into the
+//       output last
+//   int64 output, rows < 2^32 keys, 8-byte keys: output = the sorted keys;
+//       scratch: iota and the sorted u32 indices, widened last
+//   int32 output: the sorted indices go straight to the output; scratch:
+//       the sorted keys and iota
+//   rows of 2^32 keys or more: u64 indices straight to the output; scratch:
+//       the sorted keys and iota
+// and then the sort's own scratch (radix: a second key and index buffer, and
+// its tables). Bytes of scratch per key for f32 keys, int64 indices and
+// onesweep: 4 (sorted u32) + 4 + 4 (its second buffers) = 12, at most the
+// keys' and the indices' size, and 0.22 for onesweep's look-back tables; it
+// was 20 with the sorted keys, iota and the sorted u32 in scratch. With 8-byte
+// keys: 20 (was 28); with int32 indices: 2 K + 8 (unchanged: the output holds
+// only the indices).
 void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const void* keys_in, void* indices_out,
                     int index_bytes, const options& opt) {
   const call_context ctx = context_for("argsort", s.key, s, opt, s.rows > 1);
   check_argsort(ctx, s, keys_in, indices_out, index_bytes, opt);
   const bool narrow = row_len(s) <= 0xFFFFFFFFull;  // indices sorted as u32
   const int carried_bytes = narrow ? 4 : 8;
+  const bool widen = index_bytes == 8 && narrow;
   with_key(s.key, [&]<class K>() {
+    const auto at = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+    const bool apart = at(indices_out) + s.n * std::size_t(index_bytes) <= at(keys_in) ||
+                       at(keys_in) + s.n * sizeof(K) <= at(indices_out);
     // both phases carve the same slots; the run phase also launches
     const auto phases = [&](void* base) {
       const bool sizing = base == nullptr;
       temp_layout L(base);
-      K* keys_out = L.take<K>(s.n);
-      void* iota = L.take<std::uint8_t>(s.n * std::size_t(carried_bytes));
-      const bool widen = index_bytes == 8 && narrow;
-      void* sorted_idx = widen ? L.take<std::uint32_t>(s.n) : indices_out;
+      auto* out = static_cast<std::uint8_t*>(indices_out);
+      void *keys_out = nullptr, *iota = nullptr, *sorted_idx = indices_out;
+      if (!apart) {
+        keys_out = L.take<K>(s.n);
+        iota = L.take<std::uint8_t>(s.n * std::size_t(carried_bytes));
+        sorted_idx = L.take<std::uint8_t>(s.n * std::size_t(carried_bytes));
+      } else if (widen && sizeof(K) <= 4) {
+        iota = out;
+        keys_out = out + s.n * sizeof(std::uint32_t);
+        sorted_idx = L.take<std::uint32_t>(s.n);
+      } else if (widen) {
+        keys_out = out;
+        iota = L.take<std::uint32_t>(s.n);
+        sorted_idx = L.take<std::uint32_t>(s.n);
+      } else {
+        keys_out = L.take<K>(s.n);
+        iota = L.take<std::uint8_t>(s.n * std::size_t(carried_bytes));
+      }
       if (!sizing) detail::launch_row_iota(ctx, iota, carried_bytes, s.n, row_len(s), opt.stream);
-      device_sort_into<K>(L, sizing, s, static_cast<const K*>(keys_in), static_cast<K*>(stand_in(keys_out, sizing)),
-                          stand_in(iota, sizing), stand_in(sorted_idx, sizing), std::size_t(carried_bytes), opt, ctx);
+      device_sort_into<K>(L, sizing, s, static_cast<const K*>(keys_in), static_cast<K*>(stand_in(keys_out, sizing, 1)),
+                          stand_in(iota, sizing, 2), stand_in(sorted_idx, sizing, 3), std::size_t(carried_bytes), opt,
+                          ctx);
       if (!sizing && widen) detail::launch_widen(ctx, sorted_idx, indices_out, s.n, opt.stream);
+      else if (!sizing && sorted_idx != indices_out)
+        ctx.check(cudaMemcpyAsync(indices_out, sorted_idx, s.n * std::size_t(carried_bytes), cudaMemcpyDeviceToDevice,
+                                  opt.stream),
+                  "cudaMemcpyAsync(indices)");
       return L.bytes();
     };
     two_phase(ctx, temp, temp_bytes, phases);

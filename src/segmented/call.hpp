@@ -29,6 +29,7 @@ template <class K> struct call {
   key_order<K> ord;
   cudaStream_t stream;
   const call_context* ctx;
+  std::size_t longest;  // no segment is longer (n, unless the caller knows better)
 };
 
 // Sizes the scratch (temp == nullptr) or sorts (sort.cuh).

@@ -12,9 +12,9 @@
 //
 // Scratch (one temp block): the class list; a copy of the input for
 // in-place calls (the outputs read the input); when a segment can be large
-// (n > block_max), the large class's lists, counters and buffers, and when
-// one can be huge (n > 2^28), the huge class's, both in one region (the two
-// run one after the other).
+// (n and the longest segment the caller allows > block_max), the large
+// class's lists, counters and buffers, and when one can be huge (> 2^28),
+// the huge class's, both in one region (the two run one after the other).
 #pragma once
 
 #include "segmented/call.hpp"
@@ -98,8 +98,10 @@ template <class K> struct layout {
     b = take_bins(t, c.segments);
     if (c.keys_in == c.keys_out) key_copy = t.take<K>(c.n);
     if (c.val_size && c.vals_in == c.vals_out) val_copy = t.take<std::uint8_t>(c.n * c.val_size);
-    large_bound = at_most(c.segments, c.n, std::size_t(tuning::block_max) + 1);
-    huge_bound = at_most(c.segments, c.n, tuning::large_max + 1);
+    const std::size_t longest = c.longest < c.n ? c.longest : c.n;
+    const std::size_t block_max = tuning::block_max;
+    large_bound = longest > block_max ? at_most(c.segments, c.n, block_max + 1) : 0;
+    huge_bound = longest > tuning::large_max ? at_most(c.segments, c.n, tuning::large_max + 1) : 0;
   }
 };
 
