@@ -10,8 +10,8 @@
                         bool nan_largest=True) -> (Tensor keys, Tensor values)
 
 Each has a CUDA kernel (gpusort's device sort on PyTorch's current stream,
-outputs from PyTorch's caching allocator, no host synchronisation, so it can
-be captured in a CUDA graph), a CPU kernel (gpusort's host path), a fake
+outputs and large scratch from PyTorch's caching allocator, no host
+synchronisation, so it can be captured in a CUDA graph), a CPU kernel (gpusort's host path), a fake
 kernel that tells torch.compile the outputs' shapes and dtypes, and an
 autograd formula: sort's and topk's are torch.sort's and torch.topk's
 (the values' gradient back through the indices), argsort's indices carry
@@ -94,6 +94,20 @@ def _gather(rows, idx):
     return rows.view(as_signed).gather(-1, idx).view(rows.dtype)
 
 
+def _on_device(x, fn, *args, **kwargs):
+    """fn(*args, stream, device, **kwargs), one of the extension's device
+    calls, on x's device and PyTorch's current stream, its scratch taken as
+    the generic calls take it (_arrays.run_device): up to POOL_MAX bytes
+    from gpusort's pool within the call, more from PyTorch's caching
+    allocator on that stream, given back once the work is queued."""
+    dev = x.get_device()
+    args += (_arrays._torch_stream(dev), dev)
+    need = fn(*args, pool_max=_arrays.POOL_MAX, **kwargs)
+    if need:
+        block = _arrays._scratch_torch_on(x.device, need)
+        fn(*args, temp=block.data_ptr(), temp_bytes=need, **kwargs)
+
+
 def _argsort_rows(rows, descending, nan_largest):
     """int64 indices that sort each row of the contiguous tensor rows."""
     idx = torch.empty_like(rows, dtype=torch.int64)
@@ -103,9 +117,8 @@ def _argsort_rows(rows, descending, nan_largest):
     code = _key_code(rows, "gpusort::argsort")
     count = n // rows.shape[-1]
     if rows.is_cuda:
-        dev = rows.get_device()
-        _core.argsort_device(code, n, count, rows.data_ptr(), idx.data_ptr(), 8, descending, "auto", 0, -1,
-                             _arrays._torch_stream(dev), dev, nan_largest=nan_largest)
+        _on_device(rows, _core.argsort_device, code, n, count, rows.data_ptr(), idx.data_ptr(), 8, descending, "auto",
+                   0, -1, nan_largest=nan_largest)
     else:
         _core.argsort_host(code, n, count, rows.data_ptr(), idx.data_ptr(), 8, descending, "auto", 0, -1, False,
                            nan_largest=nan_largest)
@@ -161,10 +174,8 @@ def topk_kernel(x, k, dim=-1, largest=True, sorted=True, nan_largest=True):
         idx = rows.new_empty(shape, dtype=torch.int64)
         n = rows.numel()
         if n and k:
-            dev = rows.get_device()
-            _core.topk_device(_key_code(rows, "gpusort::topk"), n, n // rows.shape[-1], k, rows.data_ptr(),
-                              values.data_ptr(), idx.data_ptr(), 8, largest, sorted, _arrays._torch_stream(dev), dev,
-                              nan_largest=nan_largest)
+            _on_device(rows, _core.topk_device, _key_code(rows, "gpusort::topk"), n, n // rows.shape[-1], k,
+                       rows.data_ptr(), values.data_ptr(), idx.data_ptr(), 8, largest, sorted, nan_largest=nan_largest)
     else:
         # Host tensors: the stable argsort's first k, so ties go to the
         # lowest indices and the winners come sorted (sorted=False allows it).
@@ -182,10 +193,8 @@ def _sort_pairs_kernel(keys, values, dim=-1, descending=False, stable=True, nan_
     if n:
         code, count, item = _key_code(krows, "gpusort::sort_pairs"), n // krows.shape[-1], vrows.element_size()
         if krows.is_cuda:
-            dev = krows.get_device()
-            _core.sort_device(code, n, count, krows.data_ptr(), kout.data_ptr(), vrows.data_ptr(), vout.data_ptr(),
-                              item, descending, "auto", 0, -1, _arrays._torch_stream(dev), dev,
-                              nan_largest=nan_largest)
+            _on_device(krows, _core.sort_device, code, n, count, krows.data_ptr(), kout.data_ptr(), vrows.data_ptr(),
+                       vout.data_ptr(), item, descending, "auto", 0, -1, nan_largest=nan_largest)
         else:
             _core.sort_host(code, n, count, krows.data_ptr(), kout.data_ptr(), vrows.data_ptr(), vout.data_ptr(),
                             item, descending, "auto", 0, -1, False, nan_largest=nan_largest)
