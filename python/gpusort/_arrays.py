@@ -16,6 +16,7 @@ output goes back.
 """
 
 import math
+import sys
 
 import numpy as np
 
@@ -314,6 +315,14 @@ class DeviceArray:
 
     def __dlpack_device__(self):
         return (2, self._buffer.device)
+
+
+def is_jax_tracer(x):
+    """Whether x is a JAX tracer (an array inside jax.jit or jax.vmap), which
+    has no data to describe: gpusort.jax sorts it through XLA. JAX is not
+    imported for this."""
+    core = sys.modules.get("jax.core")
+    return core is not None and isinstance(x, core.Tracer)
 
 
 def describe(x, need_contiguous=True):

@@ -19,6 +19,10 @@
 
 #include <gpusort/runtime.hpp>
 
+#ifdef GPUSORT_XLA_FFI
+#include "xla_ffi.hpp"
+#endif
+
 #include <cuda_runtime_api.h>
 
 #include <chrono>
@@ -412,6 +416,10 @@ NB_MODULE(_gpusort, m) {
       cudaMemPoolTrimTo(pool_for(d), 0);
     }
   }, "Gives the scratch memory cached by gpusort back to the device.");
+
+#ifdef GPUSORT_XLA_FFI
+  add_xla_ffi(m);
+#endif
 
   nb::class_<device_buffer>(m, "DeviceBuffer", "Device memory owned by gpusort (outputs for JAX and bare producers).")
       .def(nb::init<std::size_t, int>(), nb::arg("bytes"), nb::arg("device"))
