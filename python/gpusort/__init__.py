@@ -7,7 +7,9 @@
     k, v = gpusort.sort_pairs(x, torch.arange(x.numel(), device="cuda"))
 
 Arrays on a GPU are sorted there, on the producer's current stream, with no
-host synchronisation (JAX, which publishes no stream, is waited for).
+host synchronisation (JAX, which publishes no stream, is waited for; inside
+jax.jit or jax.vmap, sort, argsort and topk are XLA custom calls on XLA's
+stream: gpusort.jax).
 NumPy arrays (and CPU tensors) take the host path: the pipelined GPU sort
 when a GPU is present, the parallel CPU sort otherwise. A 2-D array (any
 N-D array) sorts each row of its last axis, with the segmented sort.

@@ -20,6 +20,10 @@ try:
     import ml_dtypes
 except ImportError:  # pragma: no cover (jax needs ml_dtypes)
     ml_dtypes = None
+try:
+    from hypothesis import given, settings, strategies as st
+except ImportError:
+    given = None
 
 DTYPES = ["uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float16", "bfloat16",
           "float32", "float64"]
@@ -37,7 +41,7 @@ def _gpu():
 GPU = _gpu()
 
 
-@pytest.fixture(params=["cpu", "cuda"])
+@pytest.fixture(scope="module", params=["cpu", "cuda"])
 def device(request):
     if request.param == "cpu":
         return CPU
@@ -287,6 +291,34 @@ def test_async_and_donation(device):
         ref = ref_argsort(ref_sort(x + r, descending=True)[:, ::-1] + 1, descending=True)[:, :10]
         np.testing.assert_array_equal(i, ref)
         same_bits(outs[2 * r + 1], ref_sort(x - r))
+
+
+if given is not None:
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(dtype=st.sampled_from(DTYPES), shape=st.lists(st.integers(0, 33), min_size=1, max_size=3),
+           axis=st.integers(-3, 2), descending=st.booleans(), few=st.booleans(), seed=st.integers(0, 2**31),
+           k=st.integers(0, 33), op=st.sampled_from(["sort", "argsort", "top_k"]))
+    def test_hypothesis(device, dtype, shape, axis, descending, few, seed, k, op):
+        shape = tuple(shape)
+        axis %= len(shape)
+        k = min(k, shape[axis])
+        with jax.enable_x64(True):
+            x = keys(dtype, shape, seed=seed, few=few)
+            xd = on(device, x)
+            if op == "sort":
+                same_bits(jax.jit(lambda a: gj.sort(a, axis=axis, descending=descending))(xd),
+                          ref_sort(x, axis, descending))
+            elif op == "argsort":
+                np.testing.assert_array_equal(jax.jit(lambda a: gj.argsort(a, axis=axis, descending=descending))(xd),
+                                              ref_argsort(x, axis, descending))
+            else:
+                v, i = jax.jit(lambda a: gj.top_k(a, k, axis=axis, largest=not descending))(xd)
+                ref = np.take(ref_argsort(x, axis, not descending), np.arange(k), axis=axis)
+                np.testing.assert_array_equal(i, ref)
+                same_bits(v, np.take_along_axis(x, ref, axis))
+else:
+    def test_hypothesis():
+        pytest.skip("hypothesis is not installed: the generated cases need it")
 
 
 def test_errors():
