@@ -24,11 +24,14 @@ keys keep their order; -0.0 and +0.0 are equal). NaNs, by default
 whatever its sign and payload, all NaNs equal (so last ascending, first
 descending); nan="bits" gives CUB's order (NaNs with the sign bit set before
 -inf). top_k follows the same order, where jax.lax.top_k orders by bits
-(-NaN smallest, -0.0 below +0.0). The calls have no derivative rule.
+(-NaN smallest, -0.0 below +0.0). sort and top_k's values are
+differentiable as jnp.sort's and jax.lax.top_k's (the permutation applied to
+the tangent); indices are not.
 
 JAX is imported by this module only; `import gpusort` does not need it.
 """
 
+import functools
 import operator
 
 import jax
@@ -62,7 +65,7 @@ def _operand(x, fn):
 def _nan_largest(nan, fn):
     if nan not in ("largest", "bits"):
         raise ValueError(f"gpusort.jax.{fn}: nan must be 'largest' or 'bits', not {nan!r}")
-    return np.bool_(nan == "largest")
+    return nan == "largest"
 
 
 def _axis(x, axis, fn, name="axis"):
@@ -101,21 +104,66 @@ def _along(x, axis, fn, call):
 
 
 def _ffi(target, results, x, **attrs):
+    attrs = {name: np.bool_(value) for name, value in attrs.items()}
     return jax.ffi.ffi_call(target, results, vmap_method="broadcast_all")(x, **attrs)
 
 
+# ---- the calls along the last axis, with their derivatives ------------------------------
+# A sort's derivative is its permutation applied to the tangent, as jnp.sort's and
+# jax.lax.top_k's are: the JVP rules sort by index (argsort, or top-k's indices) and
+# gather the keys and their tangents with the same indices. Indices have no tangent.
+def _gather(a, i):
+    if a.dtype == jax.dtypes.float0:  # the tangent of integer keys
+        return np.zeros(i.shape, jax.dtypes.float0)
+    return jnp.take_along_axis(a, i, axis=-1)
+
+
+def _argsort_last(y, descending, nan_largest, idx):
+    # stop_gradient: integer indices carry no derivative, so the call needs no JVP rule
+    return _ffi("gpusort_argsort", jax.ShapeDtypeStruct(y.shape, idx), jax.lax.stop_gradient(y),
+                descending=descending, nan_largest=nan_largest)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2))
+def _sort_last(y, descending, nan_largest):
+    return _ffi("gpusort_sort", jax.ShapeDtypeStruct(y.shape, y.dtype), y, descending=descending,
+                nan_largest=nan_largest)
+
+
+@_sort_last.defjvp
+def _sort_last_jvp(descending, nan_largest, primals, tangents):
+    (y,), (dy,) = primals, tangents
+    i = _argsort_last(y, descending, nan_largest, _index_dtype(None, y.shape[-1], "sort"))
+    return _gather(y, i), _gather(dy, i)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4, 5))
+def _top_k_last(y, k, largest, sorted_, nan_largest, idx):
+    shape = y.shape[:-1] + (k,)
+    results = (jax.ShapeDtypeStruct(shape, y.dtype), jax.ShapeDtypeStruct(shape, idx))
+    return tuple(_ffi("gpusort_topk", results, y, largest=largest, sorted=sorted_, nan_largest=nan_largest))
+
+
+@_top_k_last.defjvp
+def _top_k_last_jvp(k, largest, sorted_, nan_largest, idx, primals, tangents):
+    (y,), (dy,) = primals, tangents
+    v, i = _top_k_last(y, k, largest, sorted_, nan_largest, idx)
+    return (v, i), (_gather(dy, i), np.zeros(i.shape, jax.dtypes.float0))
+
+
+# ---- the API --------------------------------------------------------------------------
 def sort(x, axis=-1, descending=False, stable=True, nan="largest"):
     """A sorted copy of x along `axis` (None: the flattened array).
 
     x: a JAX array (or anything jnp.asarray takes) of uint8..uint64,
     int8..int64, float16, bfloat16, float32 or float64. stable: accepted for
     jnp.sort's signature; the sort is always stable. nan: "largest" (NaNs
-    last ascending, as jnp.sort) or "bits" (CUB's order).
+    last ascending, as jnp.sort) or "bits" (CUB's order). Differentiable as
+    jnp.sort is.
     """
     x = _operand(x, "sort")
-    attrs = dict(descending=np.bool_(descending), nan_largest=_nan_largest(nan, "sort"))
-    return _along(x, axis, "sort",
-                  lambda y: _ffi("gpusort_sort", jax.ShapeDtypeStruct(y.shape, y.dtype), y, **attrs))
+    nan_largest = _nan_largest(nan, "sort")
+    return _along(x, axis, "sort", lambda y: _sort_last(y, bool(descending), nan_largest))
 
 
 def argsort(x, axis=-1, descending=False, stable=True, nan="largest", dtype=None):
@@ -126,11 +174,10 @@ def argsort(x, axis=-1, descending=False, stable=True, nan="largest", dtype=None
     (int64 with jax_enable_x64, else int32). Other arguments as for sort().
     """
     x = _operand(x, "argsort")
-    attrs = dict(descending=np.bool_(descending), nan_largest=_nan_largest(nan, "argsort"))
+    nan_largest = _nan_largest(nan, "argsort")
     cols = x.size if axis is None or x.ndim == 0 else x.shape[_axis(x, axis, "argsort")]
     idx = _index_dtype(dtype, cols, "argsort")
-    return _along(x, axis, "argsort",
-                  lambda y: _ffi("gpusort_argsort", jax.ShapeDtypeStruct(y.shape, idx), y, **attrs))
+    return _along(x, axis, "argsort", lambda y: _argsort_last(y, bool(descending), nan_largest, idx))
 
 
 def top_k(operand, k, *, axis=-1, largest=True, sorted=True, nan="largest", index_dtype=np.int32):
@@ -139,7 +186,8 @@ def top_k(operand, k, *, axis=-1, largest=True, sorted=True, nan="largest", inde
 
     Best first, equal keys by index (lower first). largest=False: the k
     smallest. sorted=False: the k winners in index order. nan: as for
-    sort(), so with "largest" NaNs are the largest keys.
+    sort(), so with "largest" NaNs are the largest keys. The values are
+    differentiable as jax.lax.top_k's are.
     """
     x = _operand(operand, "top_k")
     a = _axis(x, axis, "top_k")
@@ -151,14 +199,8 @@ def top_k(operand, k, *, axis=-1, largest=True, sorted=True, nan="largest", inde
     if not 0 <= k <= cols:
         raise ValueError(f"gpusort.jax.top_k: k={k} is out of range for an axis of {cols}")
     idx = _index_dtype(index_dtype, cols, "top_k", "index_dtype")
-    attrs = dict(largest=np.bool_(largest), sorted=np.bool_(sorted), nan_largest=_nan_largest(nan, "top_k"))
-
-    def call(y):
-        shape = y.shape[:-1] + (k,)
-        results = (jax.ShapeDtypeStruct(shape, y.dtype), jax.ShapeDtypeStruct(shape, idx))
-        return tuple(_ffi("gpusort_topk", results, y, **attrs))
-
-    return _along(x, a, "top_k", call)
+    nan_largest = _nan_largest(nan, "top_k")
+    return _along(x, a, "top_k", lambda y: _top_k_last(y, k, bool(largest), bool(sorted), nan_largest, idx))
 
 
 _TRACED_UNSUPPORTED = ("algorithm", "begin_bit", "end_bit", "out")

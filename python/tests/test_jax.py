@@ -265,6 +265,34 @@ def test_generic_calls_route_tracers(device):
             jax.jit(lambda a: gpusort.sort(a, **kwargs))(xd)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_derivatives(device, dtype):
+    """sort and top_k's values carry the tangent through their permutation,
+    as jnp.sort's and jax.lax.top_k's do; argsort cuts it (integer output)."""
+    xh = np.random.default_rng(10).integers(-20, 20, (4, 300)).astype(np.float32).astype(np_dtype(dtype))  # ties
+    x = on(device, xh)
+    w = jnp.linspace(-1, 1, x.size, dtype=x.dtype).reshape(x.shape)
+    f32 = lambda a: np.asarray(a, np.float32)  # noqa: E731
+    for axis in (-1, 0):
+        for descending in (False, True):
+            ours = jax.grad(lambda a: (gj.sort(a, axis=axis, descending=descending) * w).sum())(x)
+            # d/da sum(sort(a) * w): w scattered back through the (stable) permutation
+            ref = np.zeros(xh.shape, np.float32)
+            np.put_along_axis(ref, ref_argsort(xh, axis, descending), f32(w), axis)
+            np.testing.assert_array_equal(f32(ours), ref)
+        jnp_grad = jax.grad(lambda a: (jnp.sort(a, axis=axis) * jax.device_put(w, CPU)).sum())(jax.device_put(x, CPU))
+        np.testing.assert_array_equal(f32(jax.grad(lambda a: (gj.sort(a, axis=axis) * w).sum())(x)), f32(jnp_grad))
+    ours = jax.jit(jax.grad(lambda a: (gj.top_k(a, 9)[0] * w[:, :9]).sum()))(x)
+    ref = jax.grad(lambda a: (jax.lax.top_k(a, 9)[0] * jax.device_put(w[:, :9], CPU)).sum())(jax.device_put(x, CPU))
+    np.testing.assert_array_equal(f32(ours), f32(ref))
+    # through argsort's indices: the gather is differentiated, the indices are constants
+    by_sort = f32(jax.grad(lambda a: (gj.sort(a) * w).sum())(x))
+    ours = jax.grad(lambda a: (jnp.take_along_axis(a, gj.argsort(a), -1) * w).sum())(x)
+    np.testing.assert_array_equal(f32(ours), by_sort)
+    # and under vmap
+    np.testing.assert_array_equal(f32(jax.vmap(jax.grad(lambda r, c: (gj.sort(r) * c).sum()))(x, w)), by_sort)
+
+
 def test_async_and_donation(device):
     """Calls chained inside one program and dispatched back to back, with the
     operand donated, with no wait between them; the program is a custom call
