@@ -349,6 +349,25 @@ else:
         pytest.skip("hypothesis is not installed: the generated cases need it")
 
 
+def test_dispatch_does_not_wait():
+    """On the GPU the calls are queued, not waited for: 20 sorts of 2^25 keys
+    are dispatched in a fraction of the time the device needs for them (a
+    handler that synchronised the host would take as long as the sorts)."""
+    if GPU is None:
+        pytest.skip("JAX has no GPU here: the CUDA handlers need jax with CUDA and a device")
+    import time
+    f = jax.jit(lambda a: gj.sort(a, descending=True))
+    xs = [jax.device_put(jax.random.uniform(jax.random.key(r), (1 << 25,)), GPU) for r in range(20)]
+    jax.block_until_ready(f(xs[0]))
+    start = time.perf_counter()
+    outs = [f(x) for x in xs]
+    queued = time.perf_counter() - start
+    jax.block_until_ready(outs)
+    done = time.perf_counter() - start
+    assert queued < 0.5 * done, f"dispatch took {queued * 1e3:.1f} ms of {done * 1e3:.1f} ms"
+    same_bits(outs[3], np.sort(np.asarray(xs[3]))[::-1])  # keys in [0, 1): equal keys have equal bits
+
+
 def test_errors():
     with pytest.raises(TypeError, match=r"gpusort.jax.sort: dtype bool"):
         gj.sort(jnp.zeros(4, bool))
