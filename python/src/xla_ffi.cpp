@@ -95,12 +95,8 @@ int index_bytes_of(const ffi::AnyBuffer& indices, std::size_t cols, const char* 
 
 // NaNs as NumPy, PyTorch, CuPy and JAX order them (every NaN above +inf,
 // all equal), or by their bits (CUB's order).
-template <class Options>
-void set_nan_order(Options& opt, bool nan_largest) {
-  if constexpr (requires { opt.nans; }) {
-    using nan_order = decltype(opt.nans);
-    opt.nans = nan_largest ? nan_order::largest : nan_order::bits;
-  }
+gpusort::nan_order nan_order_of(bool nan_largest) {
+  return nan_largest ? gpusort::nan_order::largest : gpusort::nan_order::bits;
 }
 
 // Top-k's k: the values' last dimension, at most the row length.
@@ -115,7 +111,7 @@ gpusort::options sort_options(bool descending, bool nan_largest, cudaStream_t st
   gpusort::options opt;
   opt.direction = descending ? gpusort::order::descending : gpusort::order::ascending;
   opt.stream = stream;
-  set_nan_order(opt, nan_largest);
+  opt.nans = nan_order_of(nan_largest);
   return opt;
 }
 
@@ -188,7 +184,7 @@ ffi::Error topk_cuda(cudaStream_t stream, ffi::ScratchAllocator scratch, bool la
     opt.largest = largest;
     opt.sorted = sorted;
     opt.stream = stream;
-    set_nan_order(opt, nan_largest);
+    opt.nans = nan_order_of(nan_largest);
     two_phase(scratch, "gpusort_topk", [&](void* temp, std::size_t& bytes) {
       gpusort::topk_device(temp, bytes, r.spec, k, x.untyped_data(), values->untyped_data(),
                            indices->untyped_data(), ib, opt);

@@ -61,29 +61,15 @@ def np_dtype(name):
     return ml_dtypes.bfloat16 if name == "bfloat16" else np.dtype(name)
 
 
-def _orders_nans_largest():
-    """Whether the library was built with the NaN order option (every NaN
-    above +inf, as the frameworks order them): -NaN sorts last."""
-    y = gj.sort(jax.device_put(np.array([-np.nan, 1.0], np.float32), CPU))
-    return bool(np.isnan(np.asarray(y)[-1]))
-
-
-NANS_LARGEST = _orders_nans_largest()
-
-
-def keys(dtype, shape, seed=1, few=False, nans_largest=True):
+def keys(dtype, shape, seed=1, few=False):
     """Keys of `dtype`; floats get NaNs of both signs (one with a payload),
-    ±inf and ±0 mixed in; few=True: many ties. nans_largest: the test
-    expects the frameworks' NaN order (an expected failure where the library
-    lacks it)."""
+    ±inf and ±0 mixed in; few=True: many ties."""
     rng = np.random.default_rng(seed)
     n = int(np.prod(shape))
     dt = np_dtype(dtype)
     if dtype in FLOATS:
         x = (rng.integers(-20, 20, n) if few else rng.standard_normal(n) * 100).astype(np.float32).astype(dt)
         if n >= 9:
-            if nans_largest and not NANS_LARGEST:
-                pytest.xfail("the library has no NaN order option (options::nans): -NaN sorts first")
             x[:8] = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 0.0, -0.0], np.float32).astype(dt)
             u = oracle.UINT[x.itemsize]
             x[8:9] = (np.array([-np.nan], np.float32).astype(dt).view(u) | u(1)).view(dt)  # -NaN with a payload
@@ -242,7 +228,7 @@ def test_top_k_options(device, dtype):
 def test_nan_bits(device, dtype, request):
     """nan="bits": CUB's order (the oracle), NaNs with the sign bit first."""
     need_x64(dtype, request)
-    x = keys(dtype, (3, 100), seed=7, nans_largest=False)
+    x = keys(dtype, (3, 100), seed=7)
     xd = on(device, x)
     for descending in (False, True):
         same_bits(jax.jit(lambda a: gj.sort(a, descending=descending, nan="bits"))(xd), oracle.sort(x, descending))
@@ -336,7 +322,6 @@ def test_async_and_donation(device):
 
 
 if given is not None:
-    @pytest.mark.skipif(not NANS_LARGEST, reason="the library has no NaN order option (options::nans)")
     @settings(max_examples=60, deadline=None, database=None)
     @given(dtype=st.sampled_from(DTYPES), shape=st.lists(st.integers(0, 33), min_size=1, max_size=3),
            axis=st.integers(-3, 2), descending=st.booleans(), few=st.booleans(), seed=st.integers(0, 2**31),
