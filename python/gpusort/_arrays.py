@@ -21,6 +21,7 @@ gpusort's pool.
 """
 
 import math
+import sys
 
 import numpy as np
 
@@ -378,6 +379,14 @@ def run_device(a, fn, *args, **kwargs):
         block, ptr = alloc(a, need)
         fn(*args, temp=ptr, temp_bytes=need, **kwargs)
         del block  # back to the framework's cache, for work queued after this call's
+
+
+def is_jax_tracer(x):
+    """Whether x is a JAX tracer (an array inside jax.jit or jax.vmap), which
+    has no data to describe: gpusort.jax sorts it through XLA. JAX is not
+    imported for this."""
+    core = sys.modules.get("jax.core")
+    return core is not None and isinstance(x, core.Tracer)
 
 
 def describe(x, need_contiguous=True):
