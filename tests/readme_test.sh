@@ -2,8 +2,9 @@
 # The README's quick starts, as written: its C++ example and CMakeLists.txt
 # built against an installed gpusort (find_package), its Python examples on
 # the installed package (the NumPy one always; the PyTorch one where PyTorch
-# sees a GPU) and its command-line example with a given gpusort binary. Without
-# a GPU the host-memory calls take the CPU path, which is what runs in CI.
+# sees a GPU; the JAX one where gpusort.jax imports) and its command-line
+# example with a given gpusort binary. Without a GPU the host-memory calls
+# take the CPU path, which is what runs in CI.
 #   tests/readme_test.sh PREFIX GPUSORT_BINARY
 set -euo pipefail
 prefix=$(cd "${1:?usage: tests/readme_test.sh PREFIX GPUSORT_BINARY}" && pwd)
@@ -20,15 +21,22 @@ cmake -S app -B app/build -G Ninja -DCMAKE_PREFIX_PATH="$prefix" > app/configure
 cmake --build app/build > app/build.log
 echo "readme: C++ quick start: $(./app/build/app)"
 
-# the Python blocks: the first uses NumPy; the others need a GPU through PyTorch
+# the Python blocks: the first uses NumPy; the second needs a GPU through
+# PyTorch; the third JAX (its CPU platform will do) and gpusort.jax
 block python > all.py
 awk 'BEGIN{b=0} /^import gpusort, numpy/{b=1} /^import gpusort, torch/{b=2} b==1' all.py > numpy_qs.py
 python3 numpy_qs.py && echo "readme: Python quick start (NumPy) ran"
 if python3 -c 'import torch, sys; sys.exit(not torch.cuda.is_available())' 2>/dev/null; then
-  awk 'BEGIN{b=0} /^import gpusort, torch/{b=1} b==1' all.py > torch_qs.py
+  awk 'BEGIN{b=0} /^import gpusort, torch/{b=1} /^import jax, gpusort.jax/{b=2} b==1' all.py > torch_qs.py
   python3 torch_qs.py && echo "readme: Python quick start (PyTorch) ran"
 else
   echo "readme: Python quick start (PyTorch) skipped: no PyTorch with a GPU here"
+fi
+if python3 -c 'import gpusort.jax' 2>/dev/null; then
+  awk 'BEGIN{b=0} /^import jax, gpusort.jax/{b=1} b==1' all.py > jax_qs.py
+  python3 jax_qs.py && echo "readme: Python quick start (JAX) ran"
+else
+  echo "readme: Python quick start (JAX) skipped: no jax, or gpusort built without XLA's FFI headers"
 fi
 
 # the command-line block, with build/gpusort standing for the given binary

@@ -7,7 +7,9 @@
     k, v = gpusort.sort_pairs(x, torch.arange(x.numel(), device="cuda"))
 
 Arrays on a GPU are sorted there, on the producer's current stream, with no
-host synchronisation (JAX, which publishes no stream, is waited for).
+host synchronisation (JAX, which publishes no stream, is waited for; inside
+jax.jit or jax.vmap, sort, argsort and topk are XLA custom calls on XLA's
+stream: gpusort.jax).
 NumPy arrays (and CPU tensors) take the host path: the pipelined GPU sort
 when a GPU is present, the parallel CPU sort otherwise. A 2-D array (any
 N-D array) sorts each row of its last axis, with the segmented sort.
@@ -109,6 +111,12 @@ def _same_place(a, v, fn):
 
 
 # ---- the functions -----------------------------------------------------------------
+def _traced(fn, x, **kwargs):
+    """The call on a JAX tracer (inside jax.jit or jax.vmap): through XLA, by gpusort.jax."""
+    from . import jax as gpusort_jax
+    return gpusort_jax.traced(fn, x, **kwargs)
+
+
 def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_bit=None, end_bit=None, out=None):
     """A sorted copy of x (along its last axis: each row of a 2-D array).
 
@@ -130,6 +138,9 @@ def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_b
         y = _arrays.torch_sort_fast(x, out, descending)
         if y is not None:
             return y
+    if _arrays.is_jax_tracer(x):
+        return _traced("sort", x, axis=axis, descending=descending, stable=stable, algorithm=algorithm,
+                       begin_bit=begin_bit, end_bit=end_bit, out=out)
     a = _arrays.describe(x)
     key = _key(a, "sort")
     rows, shape = _rows(a, axis, "sort")
@@ -158,6 +169,9 @@ def argsort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begi
     if _arrays.torch_compiling(x) and algorithm == "auto" and begin_bit is None and end_bit is None:
         from ._torch_ops import compiled_argsort
         return compiled_argsort(x, axis, descending, stable, index_dtype, out)
+    if _arrays.is_jax_tracer(x):
+        return _traced("argsort", x, axis=axis, descending=descending, stable=stable, algorithm=algorithm,
+                       begin_bit=begin_bit, end_bit=end_bit, index_dtype=index_dtype, out=out)
     a = _arrays.describe(x)
     key = _key(a, "argsort")
     rows, shape = _rows(a, axis, "argsort")
@@ -190,6 +204,8 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     if _arrays.torch_compiling(x):
         from ._torch_ops import compiled_topk
         return compiled_topk(x, k, dim, largest, sorted)
+    if _arrays.is_jax_tracer(x):
+        return _traced("topk", x, k=k, dim=dim, largest=largest, sorted=sorted)
     a = _arrays.describe(x)
     key = _key(a, "topk")
     nd = len(a.shape)

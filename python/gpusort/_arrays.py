@@ -389,6 +389,14 @@ def run_device(a, fn, *args, **kwargs):
         del block  # back to the framework's cache, for work queued after this call's
 
 
+def is_jax_tracer(x):
+    """Whether x is a JAX tracer (an array inside jax.jit or jax.vmap), which
+    has no data to describe: gpusort.jax sorts it through XLA. JAX is not
+    imported for this."""
+    core = sys.modules.get("jax.core")
+    return core is not None and isinstance(x, core.Tracer)
+
+
 def describe(x, need_contiguous=True):
     """An Array for x, or TypeError for an object gpusort cannot read."""
     f = _DESCRIBE.get(type(x))

@@ -10,7 +10,8 @@ Rows are written in bench/results' CSV form:
 algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified
 with algorithms py_sort, py_argsort, torch_sort, torch_argsort, cupy_sort,
 cupy_argsort, numpy_sort, and py_topk_k<K> against torch_topk_k<K>. `value` is the index type a call returns
-(torch.sort returns indices too), or '-'.
+(torch.sort returns indices too), or '-'. Where JAX has a GPU, gpusort.jax's
+calls under jax.jit against JAX's (jax_py_* against jax_*: _bench_jax.py).
 --real runs the real-data rows instead: sort and argsort (int32 indices for
 gpusort) of f32 f64 i32 i64 u32 u64 keys at 2^27 and 2^28 on the
 distributions of gpusort._dists (as the C++ bench's: normal, unit, grid for
@@ -280,6 +281,8 @@ def run(args):
     torch.cuda.empty_cache()
     overhead = "not measured (--topk-only)"
     if not args.topk_only:
+        from . import _bench_jax
+        b.comments.append("python jax rows: " + _bench_jax.rows(b, big, ratios))
         overhead = _host_and_overhead(b, args, ratios, torch, dev)
     return _finish(b, args, torch, cupy, name, overhead, ratios)
 
@@ -292,7 +295,7 @@ def _finish(b, args, torch, cupy, name, overhead, ratios):
               "cupy.argsort, numpy.sort (quicksort, one thread); py_* inputs are torch tensors, except u64 host rows "
               "(NumPy arrays)",
               f"# python overhead: {overhead}",
-              "# python ratios: " + "; ".join(ratios)]
+              "# python ratios: " + "; ".join(ratios)] + [f"# {c}" for c in b.comments]
     if args.real:
         header.insert(2, "# python real-data rows: inputs from gpusort._dists (NumPy, seed 1, copied to the GPU); "
                          "py_argsort returns int32 indices, checked against torch's stable sort")

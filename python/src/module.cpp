@@ -23,6 +23,10 @@
 
 #include <gpusort/runtime.hpp>
 
+#ifdef GPUSORT_XLA_FFI
+#include "xla_ffi.hpp"
+#endif
+
 #include <cuda_runtime_api.h>
 
 #include <chrono>
@@ -485,6 +489,10 @@ NB_MODULE(_gpusort, m) {
     if (e != cudaSuccess) fail(errc::cuda, "cudaMemPoolGetAttribute", e);
     return std::make_pair(reserved, used);
   }, nb::arg("device"), "(reserved, in use): the bytes of gpusort's scratch pool on a device.");
+
+#ifdef GPUSORT_XLA_FFI
+  add_xla_ffi(m);
+#endif
 
   nb::class_<device_buffer>(m, "DeviceBuffer", "Device memory owned by gpusort (outputs for JAX and bare producers).")
       .def(nb::init<std::size_t, int>(), nb::arg("bytes"), nb::arg("device"))
