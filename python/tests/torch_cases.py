@@ -58,9 +58,6 @@ def keys(dtype, shape, seed=0, few=False, device="cpu"):
         x = torch.where(sign, bits | torch.iinfo(bits.dtype).min, bits).view(dtype)
         if not NAN_ORDER:  # one positive NaN (conversions may give others: 0xffff in bfloat16)
             x = torch.where(x.isnan(), _QUIET_NAN[dtype], x.view(bits.dtype)).view(dtype)
-        else:  # the NaN of all ones ranks last descending (test_torch.py: test_nan_all_ones)
-            b = x.view(bits.dtype)
-            x = torch.where(b == -1, _QUIET_NAN[dtype] | torch.iinfo(bits.dtype).min, b).view(dtype)
     else:
         nd = _NUMPY_INT[dtype]
         info = np.iinfo(nd)
