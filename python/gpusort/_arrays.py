@@ -105,7 +105,7 @@ def _torch_init():
 
 def torch_sort_fast(x, out, descending):
     """sort() of a contiguous 1-D CUDA tensor of a key dtype, with defaults
-    otherwise: the common small call, with no Array objects (its overhead is
+    otherwise (NaNs largest): the common small call, with no Array objects (its overhead is
     a stated bound). Returns None when x is not such a tensor."""
     code = TORCH_KEY_CODE.get(x.dtype)
     if code is None or x.dim() != 1 or not x.is_cuda or not x.is_contiguous():
@@ -117,7 +117,7 @@ def torch_sort_fast(x, out, descending):
         return None
     dev = x.get_device()
     _core.sort_device(code, x.numel(), 1, x.data_ptr(), out.data_ptr(), 0, 0, 0, descending, "auto", 0, -1,
-                      _torch_stream(dev), dev)
+                      _torch_stream(dev), dev, nan_largest=True)
     return out
 
 
