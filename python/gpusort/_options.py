@@ -64,9 +64,10 @@ def kth(kth, n, fn):
     """NumPy's `kth` of partition(): an int or a sequence of ints, negative
     counting from the end, each in [-n, n); returned sorted, unique and in
     [0, n). Empty when the axis is empty (every kth is vacuous there)."""
-    ks = np.asarray(kth, dtype=object).ravel().tolist() if np.ndim(kth) else [kth]
+    if hasattr(kth, "tolist"):  # a NumPy scalar, or an array of a framework (on any device)
+        kth = kth.tolist()
     out = set()
-    for k in ks:
+    for k in kth if isinstance(kth, (list, tuple, range)) else [kth]:
         if isinstance(k, (bool, np.bool_)):
             raise ValueError(f"gpusort.{fn}: booleans are not accepted as kth")
         try:
