@@ -20,6 +20,7 @@ The array operations this needs, and those of partition() (_partition.py),
 are here for each framework, made with the framework's own calls.
 """
 
+import contextlib
 import importlib
 
 from . import _arrays
@@ -73,15 +74,21 @@ class _ArrayModule:
             self._xp = importlib.import_module(self._name)
         return self._xp
 
+    def on(self, x):
+        """The context that runs CuPy's kernels on x's device (NumPy: none)."""
+        return x.device if self._name == "cupy" else contextlib.nullcontext()
+
     def last(self, x, ax):
-        return self.xp.ascontiguousarray(self.xp.moveaxis(x, ax, -1))
+        with self.on(x):
+            return self.xp.ascontiguousarray(self.xp.moveaxis(x, ax, -1))
 
     def back(self, y, ax, out):
-        v = self.xp.moveaxis(y, -1, ax)
-        if out is None:
-            return self.xp.ascontiguousarray(v)
-        out.reshape(v.shape)[...] = v
-        return out
+        with self.on(y):
+            v = self.xp.moveaxis(y, -1, ax)
+            if out is None:
+                return self.xp.ascontiguousarray(v)
+            out.reshape(v.shape)[...] = v
+            return out
 
     def head(self, y, k):
         return self.xp.ascontiguousarray(y[..., :k])
@@ -103,7 +110,11 @@ class _ArrayModule:
 
 
 class _Torch:
-    """The same operations on PyTorch tensors."""
+    """The same operations on PyTorch tensors (which run on their own device)."""
+
+    @staticmethod
+    def on(x):
+        return contextlib.nullcontext()
 
     @staticmethod
     def last(x, ax):

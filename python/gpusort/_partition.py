@@ -78,12 +78,13 @@ def _select(x, kth, axis, kind, order, nan, fn, indices, method=None):
     if method == "sort" or not ks:
         return (argsort if indices else sort)(x, axis=axis, nan=nan)
     ops = _axes.ops(a)
-    if ax is None:
-        y = ops.flat(a.obj)
-    else:
-        y = _axes.to_last(a, ax, fn).obj if _axes.moves(a, ax) else a.obj
-    out = _by_topk(y, ks, n, m, ops, indices, nan)
-    return _axes.back(a, out, ax) if _axes.moves(a, ax) else out
+    with ops.on(a.obj):
+        if ax is None:
+            y = ops.flat(a.obj)
+        else:
+            y = _axes.to_last(a, ax, fn).obj if _axes.moves(a, ax) else a.obj
+        out = _by_topk(y, ks, n, m, ops, indices, nan)
+        return _axes.back(a, out, ax) if _axes.moves(a, ax) else out
 
 
 def _by_topk(y, ks, n, m, ops, indices, nan):
