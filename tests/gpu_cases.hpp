@@ -39,24 +39,28 @@ struct sort_case {
   gpusort::order dir = gpusort::order::ascending;
   int begin_bit = 0, end_bit = -1;
   std::uint64_t seed = 1;
+  gpusort::nan_order nans = gpusort::nan_order::bits;
 };
 
 // Outputs above this size are checked with the O(n) verifiers.
 constexpr std::size_t fast_verify_above = std::size_t(1) << 20;
 
 inline gpusort::options options_for(gpusort::algorithm algo, const sort_case& c) {
-  return make_options(c.dir, c.begin_bit, c.end_bit, algo);
+  gpusort::options opt = make_options(c.dir, c.begin_bit, c.end_bit, algo);
+  opt.nans = c.nans;
+  return opt;
 }
 
 template <class K> std::string label(gpusort::algorithm algo, const char* kind, const sort_case& c) {
   return std::string(gpusort::detail::key_info<K>::name) + " " + std::string(gpusort::to_string(algo)) +
          " " + kind + " dist=" + std::string(h::to_string(c.d)) + " n=" + std::to_string(c.n) + " " +
          name(c.dir) + " bits=[" + std::to_string(c.begin_bit) + "," + std::to_string(c.end_bit) +
-         ") seed=" + std::to_string(c.seed);
+         ") seed=" + std::to_string(c.seed) + (c.nans == gpusort::nan_order::largest ? " nans=largest" : "");
 }
 
 template <class K> bool cub_comparable(const sort_case& c) {
   const bool full = c.begin_bit == 0 && (c.end_bit < 0 || c.end_bit == width_of<K>);
+  if (traits<K>::is_float && c.nans == gpusort::nan_order::largest) return false;  // not CUB's order
   return cub_agrees(traits<K>::is_float, c.dir == gpusort::order::descending, full);
 }
 

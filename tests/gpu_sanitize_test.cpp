@@ -54,6 +54,21 @@ TEST_F(GpuSanitize, F64) {
   for (auto a : all)
     if (selected(a)) GPUSORT_CASE(smoke<double>(a, {3001, 40001}));
 }
+// NaNs largest on float specials: the fold in every radix digit, the
+// segmented and (rank, index) paths it sends NaNs to.
+TEST_F(GpuSanitize, F32NansLargest) {
+  using namespace gpusort_test;
+  for (auto a : all) {
+    if (!selected(a)) continue;
+    for (std::size_t n : {3001, 40001})
+      for (auto dir : both_orders) {
+        sort_case c{gpusort::harness::dist::float_special, n, dir, 0, -1, 131 + n};
+        c.nans = gpusort::nan_order::largest;
+        GPUSORT_CASE(run_keys<float>(a, c));
+        GPUSORT_CASE(run_pairs<float>(a, c));
+      }
+  }
+}
 TEST_F(GpuSanitize, U8) {
   for (auto a : all)
     if (selected(a)) GPUSORT_CASE(smoke<std::uint8_t>(a, {5000}));

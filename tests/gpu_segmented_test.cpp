@@ -365,6 +365,7 @@ struct seg_case {
   bool one_array = false;  // offsets[0..num] rather than begin/end arrays
   bool in_place = false;
   api call = api::two_phase;
+  gpusort::nan_order nans = gpusort::nan_order::bits;
 };
 
 template <class O> const char* offset_name() {
@@ -380,7 +381,7 @@ std::string describe(const layout& L, const seg_case& c) {
                   std::to_string(c.begin_bit) + "," + std::to_string(c.end_bit) + ") " +
                   (c.one_array ? "one-array " : "begin/end ") + offset_name<O>() + " offsets, " +
                   (c.call == api::two_phase ? "two-phase" : "allocating") + (c.in_place ? ", in place" : "") +
-                  " seed=" + std::to_string(c.seed);
+                  " seed=" + std::to_string(c.seed) + (c.nans == gpusort::nan_order::largest ? " nans=largest" : "");
   return s;
 }
 
@@ -435,7 +436,8 @@ std::string sort_segments(const seg_case& c, const K* kin, K* kout, const V* vin
 template <class K, class O, class V = std::uint32_t> void run_case(const layout& L, const seg_case& c) {
   const std::string what = describe<K, O, V>(L, c);
   const std::size_t n = L.n, num = L.segments();
-  const auto opt = t::make_options(c.dir, c.begin_bit, c.end_bit);
+  auto opt = t::make_options(c.dir, c.begin_bit, c.end_bit);
+  opt.nans = c.nans;
   const auto in = h::generate<K>(c.d, n, c.seed);
   std::vector<V> vals;
   if (c.pairs) {
@@ -617,6 +619,28 @@ template <class K> void test_small_segments() {
         }
 }
 
+// NaNs largest (the frameworks' order) on float specials: the thread
+// classes (a warp whose segments hold a NaN sorts by index), the warp and
+// block sizes of power_law, and a bit range.
+template <class K> void test_nans_largest() {
+  std::vector<std::size_t> cycle;
+  for (std::size_t i = 0; i < 6000; ++i) cycle.push_back(1 + (i * 7) % 17);
+  static const layout small = back_to_back("sizes 1..17", cycle);
+  static const layout mixed = power_law(100000, 300, 51);
+  std::size_t k = 0;
+  for (const layout* L : {&small, &mixed})
+    for (auto dir : both_orders)
+      for (bool pairs : {false, true}) {
+        seg_case c = rotated(k, *L, h::dist::float_special, 800 + k);
+        c.dir = dir, c.pairs = pairs, c.nans = gpusort::nan_order::largest;
+        GPUSORT_SEG_CASE(run_width<K>(*L, c, rotated_wide(k)));
+        ++k;
+      }
+  seg_case c = rotated(k, mixed, h::dist::float_special, 900);
+  c.begin_bit = 3, c.end_bit = t::width_of<K> - 1, c.nans = gpusort::nan_order::largest;
+  GPUSORT_SEG_CASE(run_width<K>(mixed, c, rotated_wide(k)));
+}
+
 template <class K> class GpuSegmented : public t::gpu_test {};
 TYPED_TEST_SUITE(GpuSegmented, t::key_types, t::key_name);
 TYPED_TEST(GpuSegmented, EqualSizes) { test_equal_sizes<TypeParam>(); }
@@ -624,6 +648,7 @@ TYPED_TEST(GpuSegmented, Mixes) { test_mixes<TypeParam>(); }
 TYPED_TEST(GpuSegmented, Distributions) { test_distributions<TypeParam>(); }
 TYPED_TEST(GpuSegmented, BitRanges) { test_bit_ranges<TypeParam>(); }
 TYPED_TEST(GpuSegmented, SmallSegments) { test_small_segments<TypeParam>(); }
+TYPED_TEST(GpuSegmented, NansLargest) { test_nans_largest<TypeParam>(); }
 
 // ---- API tests -------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 //   Distributions  every harness distribution
 //   BitRanges      [0, w/2) and [3, w-1) of the key's w bits
 //   LargeSizes     the family's big sizes (more for u32 keys)
+//   NansLargest    float_special with nan_order::largest
 // each in both directions, keys-only and pairs (value = original index),
 // plus the API tests of gpu_api.hpp (value widths, two-phase, in place,
 // streams, out of memory, host spans). Checks: see gpu_cases.hpp.
@@ -96,6 +97,25 @@ template <class K> void test_bit_ranges(const family& f) {
         }
 }
 
+// NaNs largest (the frameworks' order): float_special holds NaNs of both
+// signs and several payloads beside +-0 and +-inf; checked against the
+// harness's stable reference, bit for bit (integers ignore the option).
+template <class K> void test_nans_largest(const family& f) {
+  for (std::size_t n : f.dist_sizes)
+    for (auto dir : both_orders) {
+      sort_case c{h::dist::float_special, n, dir, 0, -1, 6000 + n};
+      c.nans = gpusort::nan_order::largest;
+      GPUSORT_CASE(run_keys<K>(f.algo, c));
+      GPUSORT_CASE(run_pairs<K>(f.algo, c));
+    }
+  constexpr int w = width_of<K>;
+  sort_case c{h::dist::float_special, f.range_sizes.empty() ? 1000 : f.range_sizes[0], gpusort::order::ascending, 3,
+              w - 1, 6100};
+  c.nans = gpusort::nan_order::largest;
+  GPUSORT_CASE(run_keys<K>(f.algo, c));
+  GPUSORT_CASE(run_pairs<K>(f.algo, c));
+}
+
 template <class K> void test_large_sizes(const family& f) {
   const auto& sizes = std::is_same_v<K, std::uint32_t> ? f.large_u32 : f.large_other;
   if (sizes.empty()) GTEST_SKIP() << "no large sizes for this family and key type";
@@ -120,6 +140,7 @@ template <class K> void test_large_sizes(const family& f) {
   TYPED_TEST(Suite, Distributions) { ::gpusort_test::test_distributions<TypeParam>(config_fn()); } \
   TYPED_TEST(Suite, BitRanges) { ::gpusort_test::test_bit_ranges<TypeParam>(config_fn()); }      \
   TYPED_TEST(Suite, LargeSizes) { ::gpusort_test::test_large_sizes<TypeParam>(config_fn()); }    \
+  TYPED_TEST(Suite, NansLargest) { ::gpusort_test::test_nans_largest<TypeParam>(config_fn()); }  \
   class Suite##Api : public ::gpusort_test::gpu_test {};                                        \
   TEST_F(Suite##Api, ValueWidths) {                                                             \
     ::gpusort_test::test_value_widths(config_fn().algo, config_fn().value_sizes);               \

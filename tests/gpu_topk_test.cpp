@@ -39,7 +39,12 @@ namespace h = gpusort::harness;
 
 template <class K> struct topk_oracle {
   oracle_order<K> ord;
-  explicit topk_oracle(bool largest) : ord(make_options(largest ? gpusort::order::descending : gpusort::order::ascending)) {}
+  explicit topk_oracle(bool largest, gpusort::nan_order nans = gpusort::nan_order::bits)
+      : ord(with_nans(make_options(largest ? gpusort::order::descending : gpusort::order::ascending), nans)) {}
+  static gpusort::options with_nans(gpusort::options o, gpusort::nan_order nans) {
+    o.nans = nans;
+    return o;
+  }
   // The k winners of keys[first, first + len), best first, ties by index.
   std::vector<std::int64_t> winners(const K* keys, std::size_t len, std::size_t k) const {
     std::vector<std::int64_t> idx(len);
@@ -63,12 +68,15 @@ template <class K> std::string what(std::size_t n, std::size_t k, dist d, bool l
 }
 
 // One array: keys and int64 indices, then u32 values (= index * 3 + 1) and int32 indices for a few.
-template <class K> void check_array(const std::vector<K>& keys, std::size_t k, bool largest, bool sorted, dist d) {
+template <class K>
+void check_array(const std::vector<K>& keys, std::size_t k, bool largest, bool sorted, dist d,
+                 gpusort::nan_order nans = gpusort::nan_order::bits) {
   const std::size_t n = keys.size();
-  const std::string w = what<K>(n, k, d, largest, sorted);
+  const std::string w = what<K>(n, k, d, largest, sorted) + (nans == gpusort::nan_order::largest ? " nans=largest" : "");
   gpusort::topk_options opt;
   opt.largest = largest;
   opt.sorted = sorted;
+  opt.nans = nans;
   device_buffer<K> in(keys), out(k);
   device_buffer<std::int64_t> idx(k);
   out.fill_bytes(0xA5);
@@ -77,7 +85,7 @@ template <class K> void check_array(const std::vector<K>& keys, std::size_t k, b
   device_sync();
   const auto got_k = out.download();
   const auto got_i = idx.download();
-  auto want = topk_oracle<K>(largest).winners(keys.data(), n, k);
+  auto want = topk_oracle<K>(largest, nans).winners(keys.data(), n, k);
   if (!sorted) std::sort(want.begin(), want.end());
   for (std::size_t j = 0; j < k; ++j) {
     ASSERT_EQ(got_i[j], want[j]) << w << " slot " << j;
@@ -123,6 +131,21 @@ TYPED_TEST(GpuTopk, OneArray) {
           }
       }
     }
+}
+
+// NaNs largest (torch.topk's order): NaNs of both signs and payloads are
+// the largest keys, equal to each other (lower index first).
+TYPED_TEST(GpuTopk, NansLargest) {
+  using K = TypeParam;
+  for (std::size_t n : {std::size_t(1000), std::size_t(70001)}) {
+    const auto keys = h::generate<K>(dist::float_special, n, 21 + n);
+    for (std::size_t k : {std::size_t(1), std::size_t(32), std::size_t(1024), n})
+      for (bool largest : {true, false})
+        for (bool sorted : {true, false}) {
+          if (k > n) continue;
+          GPUSORT_CASE(check_array<K>(keys, k, largest, sorted, dist::float_special, gpusort::nan_order::largest));
+        }
+  }
 }
 
 // Two top buckets of n / 2 keys each (past the candidate list), then a

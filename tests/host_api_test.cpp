@@ -84,6 +84,26 @@ TYPED_TEST(HostCpuSort, PairsMatchStableReference) {
   });
 }
 
+// NaNs largest (the frameworks' order) through the CPU backend's paths:
+// float specials (NaNs of both signs and several payloads), keys and pairs,
+// both directions, all bits and a bit range, against the oracle's stable
+// result bit for bit.
+TYPED_TEST(HostCpuSort, NansLargest) {
+  using K = TypeParam;
+  for (std::size_t n : {std::size_t(2), std::size_t(1000), std::size_t(100003)})
+    for (auto dir : {gpusort::order::ascending, gpusort::order::descending})
+      for (auto [b, e] : {std::pair{0, -1}, {3, width_of<K> - 1}}) {
+        auto opt = make_options(dir, b, e);
+        opt.nans = gpusort::nan_order::largest;
+        const auto in = h::generate<K>(dist::float_special, n, 55 + n);
+        auto out = in;
+        EXPECT_EQ(gpusort::sort_cpu(std::span<K>(out), opt), gpusort::backend::cpu_parallel);
+        ASSERT_TRUE(sorted_keys_of(in, out, opt, true)) << label(dist::float_special, n, opt) << " nans=largest";
+        check_cpu_pairs<K, std::uint32_t>(dist::float_special, n, opt);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+}
+
 // The CPU backend's three paths at sizes that reach them (cpu_sort.cpp):
 // the hybrid with buckets of every size (tiny ones take the insertion
 // sort), and keys skewed so that one MSD bucket overflows a core's cache,

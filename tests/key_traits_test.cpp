@@ -88,6 +88,50 @@ TYPED_TEST(KeyTraits, OrderMatchesNativeComparison) {
   }
 }
 
+// NaNs largest (nan_order::largest, the frameworks' order), from first
+// principles: a NaN (native isnan) ranks above every non-NaN key and equal
+// to every other NaN, whatever its sign and payload; non-NaN keys keep the
+// native order; descending turns it around (NaNs first); full_order agrees
+// on carried bits; and the carried bits still round-trip (payloads intact).
+TYPED_TEST(KeyTraits, NansLargest) {
+  using K = TypeParam;
+  using bits = bits_of<K>;
+  using gpusort::detail::full_order;
+  const key_order<K> up(false, 0, width_of<K>, true), down(true, 0, width_of<K>, true);
+  const full_order<K> fup(up), fdown(down);
+  EXPECT_EQ(up.nans_largest(), traits<K>::is_float);
+  EXPECT_FALSE(key_order<K>(false, 0, width_of<K>).nans_largest());
+  std::uint64_t s = 13;
+  const auto pats = test_patterns<K>();
+  for (int t = 0; t < 400000; ++t) {
+    const K a = traits<K>::from_raw(pats[splitmix(s) % pats.size()]);
+    const K b = traits<K>::from_raw(pats[splitmix(s) % pats.size()]);
+    const bool na = is_nan(a), nb = is_nan(b);
+    const bool less = na ? false : nb ? true : native(a) < native(b);
+    const bool equal = (na && nb) || (!na && !nb && native(a) == native(b));
+    ASSERT_EQ(up.less(up.encode(a), up.encode(b)), less) << hex(a) << " vs " << hex(b);
+    ASSERT_EQ(up.key_rank(a) == up.key_rank(b), equal) << hex(a) << " vs " << hex(b);
+    ASSERT_EQ(fup.less(fup.encode(a), fup.encode(b)), less) << hex(a) << " vs " << hex(b);
+    // descending: inverted, but for the pad pattern (every bit set), last
+    const bool pa = traits<K>::raw(a) == bits(~bits(0)), pb = traits<K>::raw(b) == bits(~bits(0));
+    const bool dless = traits<K>::is_float && (pa || pb) ? !pa && pb : !less && !equal;
+    ASSERT_EQ(down.less(down.encode(a), down.encode(b)), dless) << hex(a) << " vs " << hex(b);
+    ASSERT_EQ(fdown.less(fdown.encode(a), fdown.encode(b)), dless) << hex(a) << " vs " << hex(b);
+    ASSERT_EQ(down.rank(down.pad()), bits(~bits(0)));
+    ASSERT_EQ(up.rank(up.pad()), bits(~bits(0)));
+    ASSERT_EQ(fdown.rank(fdown.pad()), bits(~bits(0)));
+    ASSERT_EQ(fup.rank(fup.pad()), bits(~bits(0)));
+    ASSERT_EQ(traits<K>::raw(up.decode(up.encode(a))), traits<K>::raw(a));
+  }
+  if constexpr (traits<K>::is_float) {  // the carrier (bf16 as f16) keeps K's NaNs
+    const auto c = gpusort::detail::carried_order(up);
+    for (bits p : pats) {
+      const K k = traits<K>::from_raw(p);
+      ASSERT_EQ(bits(c.rank(traits<K>::twiddle(p))), up.key_rank(k)) << hex(k);
+    }
+  }
+}
+
 // Descending is the ascending order turned around, for every pattern (NaNs
 // included); equal ranks stay equal.
 TYPED_TEST(KeyTraits, DescendingIsInverted) {

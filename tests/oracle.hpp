@@ -23,7 +23,12 @@ namespace gpusort_test {
 //     one (unsigned: the value; signed: value - min; floats: -0.0 counts as
 //     +0.0, negatives count down from all ones by magnitude, positives up
 //     from the sign bit);
-//   * descending: the ascending order turned around (ties stay ties).
+//   * descending: the ascending order turned around (ties stay ties);
+//   * nan_order::largest, over all bits: every NaN (v != v) after every
+//     number and equal to every other NaN (a bit range sorts by bits: the
+//     option does not apply there); descending turns it around, but for
+//     the negative NaN with every bit set (the sorts' pad), which stays
+//     last.
 template <class K> double native_value(K k) {
   if constexpr (std::is_same_v<K, __half>) return double(__half2float(k));
   else if constexpr (std::is_same_v<K, __nv_bfloat16>) return double(__bfloat162float(k));
@@ -65,11 +70,21 @@ template <class K> std::uint64_t ordered_key(K k) {
 template <class K> struct oracle_order {
   bool descending = false;
   int begin = 0, end = width_of<K>;
+  bool nans_largest = false;
   explicit oracle_order(const gpusort::options& opt)
       : descending(opt.direction == gpusort::order::descending),
         begin(opt.begin_bit),
-        end(opt.end_bit < 0 ? width_of<K> : opt.end_bit) {}
-  bool less(const K& a, const K& b) const { return descending ? up(b, a) : up(a, b); }
+        end(opt.end_bit < 0 ? width_of<K> : opt.end_bit),
+        nans_largest(!std::is_integral_v<K> && opt.nans == gpusort::nan_order::largest && begin == 0 &&
+                     end == width_of<K>) {}
+  bool less(const K& a, const K& b) const {
+    if (nans_largest && descending && (all_ones(a) || all_ones(b))) return !all_ones(a) && all_ones(b);
+    return descending ? up(b, a) : up(a, b);
+  }
+  static bool all_ones(const K& k) {
+    const std::uint64_t all = width_of<K> == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << width_of<K>) - 1;
+    return std::uint64_t(traits<K>::raw(k)) == all;
+  }
   bool equal(const K& a, const K& b) const { return !less(a, b) && !less(b, a); }
   std::uint64_t field(const K& k) const {
     const int len = end - begin;
@@ -79,7 +94,10 @@ template <class K> struct oracle_order {
 
  private:
   bool up(const K& a, const K& b) const {
-    if (begin == 0 && end == width_of<K>) return native_less(a, b);
+    if (begin == 0 && end == width_of<K>) {
+      if (nans_largest && (nan_side(a) != 0 || nan_side(b) != 0)) return nan_side(a) == 0;
+      return native_less(a, b);
+    }
     return field(a) < field(b);
   }
 };

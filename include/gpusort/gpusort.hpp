@@ -18,8 +18,14 @@
 //
 // Keys: u8 u16 u32 u64 i8 i16 i32 i64 __half __nv_bfloat16 float double.
 // Values: any trivially copyable type of 1 to 16 bytes.
-// Order: CUB's. -0.0 and +0.0 compare equal; NaNs order by their bits
-// (negative NaNs before -inf, positive NaNs after +inf).
+// Order: CUB's by default. -0.0 and +0.0 compare equal; NaNs order by their
+// bits (negative NaNs before -inf, positive NaNs after +inf), or, with
+// options::nans = nan_order::largest, as NumPy, PyTorch, CuPy and JAX order
+// them: every NaN above +inf (last ascending, first descending), all NaNs
+// equal and kept in input order by stable sorts (but for the negative NaN
+// with every bit set, the sorts' pad, which ranks last both ways). Either
+// way the keys come back bit for bit (sign and payload of each NaN, and
+// each zero's sign).
 // Every failure throws gpusort::error (see error.hpp).
 #pragma once
 
@@ -58,6 +64,12 @@ enum class pivot_rule { sampled, interpolated };
 
 enum class order { ascending, descending };
 
+// Where NaNs rank (float keys; integers ignore it). `bits`: by their bit
+// pattern, CUB's order. `largest`: above +inf whatever their sign and
+// payload, equal to each other, the frameworks' order. It costs no pass:
+// it is part of the key transform.
+enum class nan_order { bits, largest };
+
 struct options {
   algorithm algo = algorithm::automatic;
   order direction = order::ascending;
@@ -65,6 +77,7 @@ struct options {
   int end_bit = -1;    // one past the most significant; -1 means all bits
   cudaStream_t stream = nullptr;
   pivot_rule pivots = pivot_rule::sampled;  // sample sort only
+  nan_order nans = nan_order::bits;
   // Host-memory sorts (sort(std::span)): the most device memory the call may
   // take; 0 means what the device has free. Data that does not fit is sorted
   // out of core (sorted runs, then a merge through the device).

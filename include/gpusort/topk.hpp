@@ -23,6 +23,7 @@
 #pragma once
 
 #include <gpusort/detail/key_traits.hpp>
+#include <gpusort/gpusort.hpp>  // nan_order
 
 #include <cuda_runtime_api.h>
 
@@ -36,6 +37,7 @@ struct topk_options {
   bool largest = true;  // the k largest; false: the k smallest
   bool sorted = true;   // best first; false: in input order
   cudaStream_t stream = nullptr;
+  nan_order nans = nan_order::bits;  // largest: NaNs are the largest keys (torch.topk's order)
 };
 
 namespace detail {

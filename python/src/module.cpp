@@ -175,8 +175,9 @@ nb::object as_array(nb::handle buffer, const std::string& kind, int bits, const 
 }
 
 gpusort::options make_options(bool descending, const std::string& algo, int begin_bit, int end_bit,
-                              std::uintptr_t stream) {
+                              std::uintptr_t stream, bool nan_largest) {
   gpusort::options opt;
+  opt.nans = nan_largest ? gpusort::nan_order::largest : gpusort::nan_order::bits;
   if (!gpusort::parse_algorithm(algo, opt.algo)) fail(errc::invalid_argument, "unknown algorithm '" + algo + "'");
   opt.direction = descending ? gpusort::order::descending : gpusort::order::ascending;
   opt.begin_bit = begin_bit;
@@ -231,9 +232,9 @@ NB_MODULE(_gpusort, m) {
   m.def("sort_device",
         [](int key, std::size_t n, std::size_t rows, std::uintptr_t keys_in, std::uintptr_t keys_out,
            std::uintptr_t vals_in, std::uintptr_t vals_out, std::size_t val_size, bool descending,
-           const std::string& algo, int begin_bit, int end_bit, std::uintptr_t stream, int device) {
+           const std::string& algo, int begin_bit, int end_bit, std::uintptr_t stream, int device, bool nan_largest) {
           const gpusort::sort_spec s = make_spec(key, n, rows);
-          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, stream);
+          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, stream, nan_largest);
           nb::gil_scoped_release quiet;
           device_guard g(device);
           std::size_t bytes = 0;
@@ -242,28 +243,36 @@ NB_MODULE(_gpusort, m) {
           scratch t(bytes, device, opt.stream);
           gpusort::sort_device(t.ptr, bytes, s, addr<const void>(keys_in), addr<void>(keys_out),
                                addr<const void>(vals_in), addr<void>(vals_out), val_size, opt);
-        });
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("keys_in"), nb::arg("keys_out"),
+        nb::arg("vals_in"), nb::arg("vals_out"), nb::arg("val_size"), nb::arg("descending"), nb::arg("algo"),
+        nb::arg("begin_bit"), nb::arg("end_bit"), nb::arg("stream"), nb::arg("device"),
+        nb::arg("nan_largest") = false);
   m.def("argsort_device",
         [](int key, std::size_t n, std::size_t rows, std::uintptr_t keys_in, std::uintptr_t indices_out,
            int index_bytes, bool descending, const std::string& algo, int begin_bit, int end_bit,
-           std::uintptr_t stream, int device) {
+           std::uintptr_t stream, int device, bool nan_largest) {
           const gpusort::sort_spec s = make_spec(key, n, rows);
-          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, stream);
+          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, stream, nan_largest);
           nb::gil_scoped_release quiet;
           device_guard g(device);
           std::size_t bytes = 0;
           gpusort::argsort_device(nullptr, bytes, s, addr<const void>(keys_in), addr<void>(indices_out), index_bytes, opt);
           scratch t(bytes, device, opt.stream);
           gpusort::argsort_device(t.ptr, bytes, s, addr<const void>(keys_in), addr<void>(indices_out), index_bytes, opt);
-        });
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("keys_in"), nb::arg("indices_out"),
+        nb::arg("index_bytes"), nb::arg("descending"), nb::arg("algo"), nb::arg("begin_bit"),
+        nb::arg("end_bit"), nb::arg("stream"), nb::arg("device"), nb::arg("nan_largest") = false);
   m.def("topk_device",
         [](int key, std::size_t n, std::size_t rows, std::size_t k, std::uintptr_t keys_in, std::uintptr_t keys_out,
-           std::uintptr_t indices_out, int index_bytes, bool largest, bool sorted, std::uintptr_t stream, int device) {
+           std::uintptr_t indices_out, int index_bytes, bool largest, bool sorted, std::uintptr_t stream, int device, bool nan_largest) {
           const gpusort::sort_spec s = make_spec(key, n, rows);
           gpusort::topk_options opt;
           opt.largest = largest;
           opt.sorted = sorted;
           opt.stream = reinterpret_cast<cudaStream_t>(stream);
+          opt.nans = nan_largest ? gpusort::nan_order::largest : gpusort::nan_order::bits;
           nb::gil_scoped_release quiet;
           device_guard g(device);
           std::size_t bytes = 0;
@@ -272,35 +281,44 @@ NB_MODULE(_gpusort, m) {
           scratch t(bytes, device, opt.stream);
           gpusort::topk_device(t.ptr, bytes, s, k, addr<const void>(keys_in), addr<void>(keys_out),
                                addr<void>(indices_out), index_bytes, opt);
-        });
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("k"), nb::arg("keys_in"), nb::arg("keys_out"),
+        nb::arg("indices_out"), nb::arg("index_bytes"), nb::arg("largest"), nb::arg("sorted"),
+        nb::arg("stream"), nb::arg("device"), nb::arg("nan_largest") = false);
   m.def("sort_host",
         [](int key, std::size_t n, std::size_t rows, std::uintptr_t keys_in, std::uintptr_t keys_out,
            std::uintptr_t vals_in, std::uintptr_t vals_out, std::size_t val_size, bool descending,
-           const std::string& algo, int begin_bit, int end_bit, bool force_cpu) {
+           const std::string& algo, int begin_bit, int end_bit, bool force_cpu, bool nan_largest) {
           const gpusort::sort_spec s = make_spec(key, n, rows);
-          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, 0);
+          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, 0, nan_largest);
           nb::gil_scoped_release quiet;
           return std::string(gpusort::to_string(gpusort::sort_host(s, addr<const void>(keys_in), addr<void>(keys_out),
                                                                    addr<const void>(vals_in), addr<void>(vals_out),
                                                                    val_size, opt, force_cpu)));
-        });
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("keys_in"), nb::arg("keys_out"),
+        nb::arg("vals_in"), nb::arg("vals_out"), nb::arg("val_size"), nb::arg("descending"), nb::arg("algo"),
+        nb::arg("begin_bit"), nb::arg("end_bit"), nb::arg("force_cpu"), nb::arg("nan_largest") = false);
   m.def("argsort_host",
         [](int key, std::size_t n, std::size_t rows, std::uintptr_t keys_in, std::uintptr_t indices_out,
-           int index_bytes, bool descending, const std::string& algo, int begin_bit, int end_bit, bool force_cpu) {
+           int index_bytes, bool descending, const std::string& algo, int begin_bit, int end_bit, bool force_cpu, bool nan_largest) {
           const gpusort::sort_spec s = make_spec(key, n, rows);
-          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, 0);
+          const gpusort::options opt = make_options(descending, algo, begin_bit, end_bit, 0, nan_largest);
           nb::gil_scoped_release quiet;
           return std::string(gpusort::to_string(gpusort::argsort_host(s, addr<const void>(keys_in),
                                                                       addr<void>(indices_out), index_bytes, opt,
                                                                       force_cpu)));
-        });
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("keys_in"), nb::arg("indices_out"),
+        nb::arg("index_bytes"), nb::arg("descending"), nb::arg("algo"), nb::arg("begin_bit"),
+        nb::arg("end_bit"), nb::arg("force_cpu"), nb::arg("nan_largest") = false);
 
   m.def("segmented_sort_device",
         [](int key, std::size_t n, std::size_t segments, std::uintptr_t keys, std::uintptr_t vals, std::size_t val_size,
            std::uintptr_t offsets, int offset_bytes, bool descending, int begin_bit, int end_bit, std::uintptr_t stream,
-           int device) {
+           int device, bool nan_largest) {
           if (key < 0 || key >= gpusort::key_type_count) fail(errc::invalid_argument, "unknown key type code");
-          const gpusort::options opt = make_options(descending, "auto", begin_bit, end_bit, stream);
+          const gpusort::options opt = make_options(descending, "auto", begin_bit, end_bit, stream, nan_largest);
           nb::gil_scoped_release quiet;
           device_guard g(device);
           std::size_t bytes = 0;
@@ -309,17 +327,24 @@ NB_MODULE(_gpusort, m) {
           scratch t(bytes, device, opt.stream);
           gpusort::segmented_sort_device(t.ptr, bytes, gpusort::key_type(key), n, segments, addr<void>(keys),
                                          addr<void>(vals), val_size, addr<const void>(offsets), offset_bytes, opt);
-        });
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("segments"), nb::arg("keys"), nb::arg("vals"),
+        nb::arg("val_size"), nb::arg("offsets"), nb::arg("offset_bytes"), nb::arg("descending"),
+        nb::arg("begin_bit"), nb::arg("end_bit"), nb::arg("stream"), nb::arg("device"),
+        nb::arg("nan_largest") = false);
   m.def("segmented_sort_host",
         [](int key, std::size_t n, std::size_t segments, std::uintptr_t keys, std::uintptr_t vals, std::size_t val_size,
-           std::uintptr_t offsets, int offset_bytes, bool descending, int begin_bit, int end_bit) {
+           std::uintptr_t offsets, int offset_bytes, bool descending, int begin_bit, int end_bit, bool nan_largest) {
           if (key < 0 || key >= gpusort::key_type_count) fail(errc::invalid_argument, "unknown key type code");
-          const gpusort::options opt = make_options(descending, "auto", begin_bit, end_bit, 0);
+          const gpusort::options opt = make_options(descending, "auto", begin_bit, end_bit, 0, nan_largest);
           nb::gil_scoped_release quiet;
           return std::string(gpusort::to_string(gpusort::segmented_sort_host(
               gpusort::key_type(key), n, segments, addr<void>(keys), addr<void>(vals), val_size,
               addr<const void>(offsets), offset_bytes, opt)));
-        });
+        },
+        nb::arg("key"), nb::arg("n"), nb::arg("segments"), nb::arg("keys"), nb::arg("vals"),
+        nb::arg("val_size"), nb::arg("offsets"), nb::arg("offset_bytes"), nb::arg("descending"),
+        nb::arg("begin_bit"), nb::arg("end_bit"), nb::arg("nan_largest") = false);
 
   // gpusort's own stream on a device (non-blocking), for producers that
   // publish none (JAX): the work runs there and is waited for before the

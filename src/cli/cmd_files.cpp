@@ -35,15 +35,16 @@ const char* gen_usage =
     "  --quiet    nothing on stdout or stderr but errors\n";
 
 const char* verify_usage =
-    "usage: gpusort verify --key K [--descending] FILE\n"
+    "usage: gpusort verify --key K [--descending] [--nan bits|largest] FILE\n"
     "\n"
     "Exits 0 if FILE (raw keys of type K; '-': standard input) is sorted in\n"
     "gpusort's (CUB's) order, ascending unless --descending; otherwise prints\n"
     "the first position out of order and exits 1.\n";
 
 const char* sort_usage =
-    "usage: gpusort sort [--key K] [--descending] [--algo A] [--pivots P]\n"
-    "                    [--values VALS --values-out VALS_OUT] [--max-memory BYTES]\n"
+    "usage: gpusort sort [--key K] [--descending] [--nan bits|largest] [--algo A]\n"
+    "                    [--pivots P] [--values VALS --values-out VALS_OUT]\n"
+    "                    [--max-memory BYTES]\n"
     "                    [--quiet] IN OUT\n"
     "\n"
     "Sorts the keys in IN through gpusort::sort (on the GPU when one is present,\n"
@@ -62,8 +63,9 @@ const char* sort_usage =
     "%s";
 
 const char* argsort_usage =
-    "usage: gpusort argsort [--key K] [--descending] [--index u32|u64] [--algo A]\n"
-    "                       [--max-memory BYTES] [--quiet] IN OUT\n"
+    "usage: gpusort argsort [--key K] [--descending] [--nan bits|largest]\n"
+    "                       [--index u32|u64] [--algo A] [--max-memory BYTES]\n"
+    "                       [--quiet] IN OUT\n"
     "\n"
     "Writes the stable sorting permutation of the keys in IN (raw keys of type\n"
     "K, or a .npy array as for sort): OUT[i] is the position in IN of the i-th\n"
@@ -86,6 +88,9 @@ const char* files_usage =
     "written directly, as a stream. OUT may be IN itself, named by the\n"
     "identical path: the sort is then in place (IN is replaced once OUT is\n"
     "complete). IN under another name (a link) is refused, as is a directory.\n"
+    "  --nan N    where float NaNs go: bits (CUB's order, the default: by their\n"
+    "             bit pattern, negative NaNs first) or largest (NumPy's order:\n"
+    "             every NaN after +inf, or first with --descending)\n"
     "\n";
 
 // The options of sort and argsort both, after their own.
@@ -110,6 +115,9 @@ std::string key_option(const parsed_args& a) {
 options order_options(const parsed_args& a) {
   options opt;
   opt.direction = a.flag("descending") ? order::descending : order::ascending;
+  const std::string nan = a.value_or("nan", "bits");
+  if (nan == "largest") opt.nans = nan_order::largest;
+  else if (nan != "bits") throw usage_error("--nan must be 'bits' or 'largest', not '" + nan + "'");
   return opt;
 }
 
@@ -145,7 +153,7 @@ int cmd_gen(int argc, char** argv) {
 }
 
 int cmd_verify(int argc, char** argv) {
-  parsed_args a(argc, argv, 2, {{"key", true}, {"descending", false}}, "verify");
+  parsed_args a(argc, argv, 2, {{"key", true}, {"descending", false}, {"nan", true}}, "verify");
   if (a.flag("help")) {
     std::fputs(verify_usage, stdout);
     return exit_ok;
@@ -196,8 +204,8 @@ struct sort_call {
 };
 std::optional<sort_call> parse_sort_call(int argc, char** argv, std::vector<option_spec> extra, const char* name,
                                          const char* usage) {
-  std::vector<option_spec> spec = {{"key", true},        {"descending", false}, {"algo", true},
-                                   {"pivots", true},     {"max-memory", true},  {"quiet", false}};
+  std::vector<option_spec> spec = {{"key", true},    {"descending", false}, {"nan", true},  {"algo", true},
+                                   {"pivots", true}, {"max-memory", true},  {"quiet", false}};
   spec.insert(spec.end(), extra.begin(), extra.end());
   parsed_args a(argc, argv, 2, std::move(spec), name);
   if (a.flag("help")) {

@@ -32,12 +32,15 @@ namespace gpusort::cli {
 namespace {
 
 const char* topk_usage =
-    "usage: gpusort topk --k K [--key T] [--smallest] [--unsorted] [--indices FILE] [--quiet] IN OUT\n"
+    "usage: gpusort topk --k K [--key T] [--smallest] [--unsorted] [--nan bits|largest]\n"
+    "                   [--indices FILE] [--quiet] IN OUT\n"
     "  writes the K largest keys of IN (the K smallest with --smallest) to OUT,\n"
     "  best first (in input order with --unsorted); ties go to the lower index.\n"
     "  IN: raw keys of type --key, or a 1-D .npy array (its dtype the key type);\n"
     "  OUT (and --indices, u64 positions in IN) are written as IN is: raw or .npy.\n"
     "  IN and OUT may be streams, '-' included, as for sort (see 'gpusort sort --help').\n"
+    "  --nan largest: NaNs are the largest keys (torch.topk's order); bits (the\n"
+    "  default): CUB's order, by their bit pattern.\n"
     "  --quiet: nothing on stdout or stderr but errors.\n"
     "  Keys: %s\n";
 
@@ -82,7 +85,7 @@ template <class K> selection select_on_cpu(const std::vector<K>& keys, std::size
   selection s;
   s.backend = "cpu";
   const auto t0 = std::chrono::steady_clock::now();
-  const detail::key_order<K> ord(opt.largest, 0, int(sizeof(K)) * 8);
+  const detail::key_order<K> ord(opt.largest, 0, int(sizeof(K)) * 8, opt.nans == nan_order::largest);
   std::vector<std::uint64_t> idx(keys.size());
   std::iota(idx.begin(), idx.end(), std::uint64_t(0));
   auto rank = [&](std::uint64_t i) { return ord.key_rank(keys[i]); };
@@ -113,7 +116,7 @@ void write_array(output_file& f, bool npy, const std::string& type, const void* 
 
 int cmd_topk(int argc, char** argv) {
   parsed_args a(argc, argv, 2,
-                {{"k", true}, {"key", true}, {"smallest", false}, {"unsorted", false}, {"indices", true},
+                {{"k", true}, {"key", true}, {"smallest", false}, {"unsorted", false}, {"nan", true}, {"indices", true},
                  {"quiet", false}},
                 "topk");
   if (a.flag("help")) {
@@ -143,6 +146,9 @@ int cmd_topk(int argc, char** argv) {
   topk_options opt;
   opt.largest = !a.flag("smallest");
   opt.sorted = !a.flag("unsorted");
+  const std::string nan = a.value_or("nan", "bits");
+  if (nan == "largest") opt.nans = nan_order::largest;
+  else if (nan != "bits") throw usage_error("--nan must be 'bits' or 'largest', not '" + nan + "'");
   selection s;
   with_key(keys_file.key, [&]<class K>() {
     std::vector<K> keys(keys_file.count);

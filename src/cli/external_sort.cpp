@@ -255,7 +255,8 @@ template <class K, class V> sort_outcome sort_external(const sort_job& job, prog
   const auto t0 = std::chrono::steady_clock::now();
   constexpr std::size_t elem = sizeof(K) + width_of<V>;
   const detail::key_order<K> ord(job.opt.direction == order::descending, job.opt.begin_bit,
-                                 job.opt.end_bit < 0 ? int(8 * sizeof(K)) : job.opt.end_bit);
+                                 job.opt.end_bit < 0 ? int(8 * sizeof(K)) : job.opt.end_bit,
+                                 job.opt.begin_bit == 0 && job.opt.end_bit < 0 && job.opt.nans == nan_order::largest);
   sort_outcome o;
 
   p.phase("run", job.keys->counted ? job.keys->bytes() + job.keys->count * width_of<V> : 0);

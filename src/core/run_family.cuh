@@ -9,7 +9,8 @@
 //   misaligned array, a width the family does not carry) travels as its
 //   index: the family sorts (key, index) pairs, then a gather moves the values
 //
-//   partial bit ranges, for comparison families: the family sorts (rank,
+//   partial bit ranges (and NaNs largest for the unstable families), for
+//   comparison families: the family sorts (rank,
 //   index) pairs, the rank being the selected bits of the ordered key as
 //   an unsigned integer of the key's width, under the full ascending order;
 //   then keys and values are gathered by index. Ties in rank keep index
@@ -86,10 +87,17 @@ template <sort_family F, class U> struct ranked_ops {
   }
 };
 
+// With NaNs largest the rank all ones belongs to keys (ascending NaNs, the
+// pad pattern descending); ~1 belongs to none (its patterns are NaNs that
+// fold elsewhere), so those keys take ~1 and leave all ones to the pads of
+// the (rank, index) sort: an unstable family cannot swap a pad in front.
 template <class K, class U>
 __global__ void rank_kernel(const K* keys, U* ranks, std::size_t n, key_order<K> ord) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
-    ranks[i] = U(ord.key_rank(keys[i]));
+  const bool move_top = ord.nans_largest();
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+    const U r = U(ord.key_rank(keys[i]));
+    ranks[i] = move_top && r == U(~U(0)) ? U(~U(1)) : r;
+  }
 }
 
 // Partial bit range through a comparison family.
@@ -151,8 +159,12 @@ template <sort_family F, class K, int W> bool try_native(const device_call<K>& c
 }
 
 template <sort_family F, class K> void run_family(const device_call<K>& c) {
+  // Partial bit ranges, and unstable families under NaNs largest: every
+  // NaN ties with the pad there (key_order::pad), and an unstable network
+  // may swap a pad in front of a key it ties with; ranks leave the pad a
+  // value of its own (rank_kernel).
   if constexpr (F::compares)
-    if (!c.ord.full_range()) return run_ranked<F>(c);
+    if (!c.ord.full_range() || (c.ord.nans_largest() && !is_stable(F::id))) return run_ranked<F>(c);
   if (c.val_size == 0)
     return run_native<F>(sort_problem<K, no_value>{c.keys_in, c.keys_out, nullptr, nullptr, c.n, c.ord, c.stream, c.ctx,
                                                    c.pivots},

@@ -50,7 +50,13 @@ options inner_options(const topk_options& opt, bool descending, int end_bit) {
   o.direction = descending ? order::descending : order::ascending;
   o.end_bit = end_bit;
   o.stream = opt.stream;
+  o.nans = opt.nans;
   return o;
+}
+
+// The selection's order: largest first or smallest first, NaNs as asked.
+template <class K> key_order<carrier_t<K>> select_order(const topk_options& opt) {
+  return carried_order(key_order<K>(opt.largest, 0, int(sizeof(K)) * 8, opt.nans == nan_order::largest));
 }
 
 template <class K> void run_select(const topk::select_call<carrier_t<K>>& c) {
@@ -125,7 +131,7 @@ void topk_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_
   const cudaStream_t st = opt.stream;
   static_assert(sizeof(topk::select_call<C>) > 0);
   const topk::select_call<C> sc{reinterpret_cast<const C*>(keys_in), n, k,
-                                carried_order(key_order<K>(opt.largest, 0, int(sizeof(K)) * 8)),
+                                select_order<K>(opt),
                                 state, hists, {lists[0], lists[1]}, cap, winners, st, &ctx};
   run_select<K>(sc);
   // input order
@@ -199,7 +205,7 @@ void segmented_topk_device(void* temp, std::size_t* temp_bytes, const K* keys_in
     off = segmented::offsets{row_offsets, row_offsets + 1, 8, n};
   }
   const topk::segments_call<C> sc{reinterpret_cast<const C*>(keys_in), reinterpret_cast<C*>(keys_out), gidx, off,
-                                  num_segments, k, carried_order(key_order<K>(opt.largest, 0, int(sizeof(K)) * 8)),
+                                  num_segments, k, select_order<K>(opt),
                                   opt.sorted, st, &ctx};
   run_segments<K>(sc);
   if (may_be_long) {

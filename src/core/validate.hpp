@@ -19,7 +19,12 @@ template <class K> key_order<K> checked_order(const options& opt, const call_con
   if (opt.begin_bit < 0 || end_bit > width || opt.begin_bit >= end_bit)
     ctx.fail(errc::invalid_argument, "bad bit range [" + std::to_string(opt.begin_bit) + ", " +
                                          std::to_string(opt.end_bit) + ") for a " + std::to_string(width) + "-bit key");
-  return key_order<K>(opt.direction == order::descending, opt.begin_bit, end_bit);
+  if (opt.nans != nan_order::bits && opt.nans != nan_order::largest)
+    ctx.fail(errc::invalid_argument, "unknown NaN order " + std::to_string(int(opt.nans)));
+  // NaNs largest is an order of whole keys: a bit range sorts by bits.
+  const bool whole = opt.begin_bit == 0 && end_bit == width;
+  return key_order<K>(opt.direction == order::descending, opt.begin_bit, end_bit,
+                      whole && opt.nans == nan_order::largest);
 }
 
 }  // namespace gpusort::detail

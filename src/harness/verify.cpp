@@ -47,7 +47,9 @@ template <class K> detail::key_order<K> order_of(const options& opt) {
     throw error(errc::invalid_argument,
                 "harness: bad bit range [" + std::to_string(opt.begin_bit) + ", " +
                     std::to_string(opt.end_bit) + ") for a " + std::to_string(width) + "-bit key");
-  return detail::key_order<K>(opt.direction == order::descending, opt.begin_bit, end);
+  const bool whole = opt.begin_bit == 0 && end == width;  // NaNs largest: whole keys only
+  return detail::key_order<K>(opt.direction == order::descending, opt.begin_bit, end,
+                              whole && opt.nans == nan_order::largest);
 }
 
 // "0x3f80 (1.5)": the raw bits in hex, then the value.

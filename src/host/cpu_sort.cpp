@@ -225,7 +225,9 @@ void cpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const op
   const key_order<C> carried = carried_order(ord);
   C* ck = reinterpret_cast<C*>(keys);
   if (radix_sorted<C>(ck, vals, val_size, n, carried)) return;
-  if (!vals && carried.full_range()) sort_carried_bits<C>(ck, n, carried);
+  // carried bits sort as the order only where no NaN folds (NaNs largest
+  // make every NaN equal, which bits cannot say)
+  if (!vals && carried.full_range() && !carried.nans_largest()) sort_carried_bits<C>(ck, n, carried);
   else sort_records<C>(ck, vals, val_size, n, carried);
 }
 

@@ -68,6 +68,7 @@ template <class K> struct digit_map {
   // field of (c ^ x) is field(c) ^ field(x), so of_carried() is a shift and
   // one three-input op (and, xor) instead of xor, shift, and.
   unsigned carried_xor = 0;
+  bits nan_lo = 0, nan_span = bits(~bits(0));  // key_order's NaN fold
 
   // The field of `width` (1 .. 32) bits at bit `lo` of the order's rank.
   GPUSORT_HD static digit_map field(const key_order<K>& ord, unsigned lo, unsigned width) {
@@ -76,6 +77,8 @@ template <class K> struct digit_map {
     d.shift = ord.shift + lo;
     d.mask = unsigned((std::uint64_t(1) << width) - 1);
     d.carried_xor = unsigned(carried_to_ordered(ord) >> d.shift) & d.mask;
+    d.nan_lo = ord.nan_lo;
+    d.nan_span = ord.nan_span;
     return d;
   }
   // Digit `pass` (up to radix_bits wide, counted from the top: digit_low)
@@ -86,8 +89,18 @@ template <class K> struct digit_map {
     return field(ord, unsigned(lo), unsigned(hi - lo));
   }
 
+  // key_order::fold: twiddled bits -> the rank bits before the flip (-0.0
+  // as +0.0; with NaNs largest, NaNs as all ones but for the pad ~flip).
+  GPUSORT_HD bits fold(bits t) const {
+    if constexpr (traits::is_float) {
+      t = t == key_order<K>::minus_zero ? key_order<K>::plus_zero : t;
+      return bits(t - nan_lo) > nan_span && t != bits(~flip) ? bits(~bits(0)) : t;
+    } else {
+      return t;
+    }
+  }
   // Raw key bits -> bits whose unsigned order is the sort order (all bits).
-  GPUSORT_HD bits ordered(bits raw) const { return bits(key_order<K>::fold(traits::twiddle(raw)) ^ flip); }
+  GPUSORT_HD bits ordered(bits raw) const { return bits(fold(traits::twiddle(raw)) ^ flip); }
   GPUSORT_HD unsigned from_ordered(bits t) const { return unsigned(t >> shift) & mask; }
   GPUSORT_HD unsigned operator()(bits raw) const { return from_ordered(ordered(raw)); }
 
@@ -112,11 +125,14 @@ template <class K> struct digit_map {
     if constexpr (traits::is_float) return ord.flip;
     else return bits(traits::twiddle(bits(0)) ^ ord.flip);
   }
-  // The digit of carried bits: fold -0.0 onto +0.0 (key_order::fold; the
-  // carried bits of floats are twiddled, and integers fold nothing), then
-  // the field and its xor.
-  GPUSORT_HD unsigned of_carried(bits c) const {
-    return (unsigned(key_order<K>::fold(c) >> shift) & mask) ^ carried_xor;
+  // The digit of carried bits: fold (the carried bits of floats are
+  // twiddled, and integers fold nothing), then the field and its xor.
+  GPUSORT_HD unsigned of_carried(bits c) const { return (unsigned(fold(c) >> shift) & mask) ^ carried_xor; }
+  // The same for an order known to rank NaNs by their bits (the -0.0 fold
+  // alone): the hot passes take it as a compile-time choice (pass_key).
+  GPUSORT_HD unsigned of_carried_by_bits(bits c) const {
+    if constexpr (traits::is_float) c = c == key_order<K>::minus_zero ? key_order<K>::plus_zero : c;
+    return (unsigned(c >> shift) & mask) ^ carried_xor;
   }
 };
 
@@ -130,9 +146,12 @@ template <class K> struct digit_map {
 // constant zero top digits, which the launch plan skips. base = 0 is the
 // plain order (any bit range). Integers carry (raw ^ to_ordered) - base: two
 // operations on load and two on store, and a digit is a shift and a mask.
-// Floats keep digit_map's carried form (its -0.0 fold is not a bijection)
+// Floats keep digit_map's carried form (its folds are not bijections)
 // and never take an offset.
-template <class K> struct pass_key {
+// NanFold: false where the order is known to rank NaNs by their bits
+// (key_order::nans_largest() false): a float's digit then skips the NaN
+// test (three instructions a key, 4% of an f32 pass).
+template <class K, bool NanFold = true> struct pass_key {
   using traits = key_traits<K>;
   using bits = typename traits::bits;
   static constexpr bool offsets = !traits::is_float;
@@ -157,7 +176,8 @@ template <class K> struct pass_key {
   }
   GPUSORT_HD unsigned of_carried(bits c) const {
     if constexpr (offsets) return unsigned(c >> digit.shift) & digit.mask;
-    else return digit.of_carried(c);
+    else if constexpr (NanFold) return digit.of_carried(c);
+    else return digit.of_carried_by_bits(c);
   }
   // The carried form of a pad (raw bits `pad`, pad_bits below): its digit
   // is the largest in every pass. Offset integers: all ones, the largest

@@ -156,8 +156,8 @@ __device__ __forceinline__ void look_back(const pass_args<K, P, Geo>& a, unsigne
 }
 
 // One tile of one pass: load, rank, look-back, scatter (see the header).
-template <class T, class K, class P, class Geo, class Shared>
-__device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const radix::pass_key<K>& pk, const Shared& s,
+template <class T, class K, class P, class Geo, class Shared, class PK>
+__device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const PK& pk, const Shared& s,
                                           const typename key_traits<K>::bits* src, typename key_traits<K>::bits* dst,
                                           const P* vsrc, P* vdst, unsigned tile, const tile_place& w) {
   using U = typename key_traits<K>::bits;
@@ -256,7 +256,9 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const r
   }
 }
 
-template <class T, class K, class P, class Geo = portion_tiles>
+// NanFold: radix::pass_key's (false only where the order ranks NaNs by
+// their bits).
+template <class T, class K, class P, class Geo = portion_tiles, bool NanFold = true>
 __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kernel(const pass_args<K, P, Geo> a) {
   using U = typename key_traits<K>::bits;
   using shared = pass_shared<T, U, P>;
@@ -299,7 +301,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
     return;
   }
 
-  const radix::pass_key<K> pk(a.digit, a.offset ? U(*a.offset) : U(0));
+  const radix::pass_key<K, NanFold> pk(a.digit, a.offset ? U(*a.offset) : U(0));
   __syncthreads();  // the tile id is in shared memory
   // A persistent grid (Geo::persistent(): the segmented geometry when its
   // host bound on tiles is mostly tiles that are not there) takes tile ids

@@ -190,11 +190,14 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
         if (unsigned(i) < size) sk[place(off + i)] = y[i];
     };
     if constexpr (BARE) {
-      // full order: rank = fold(twiddled) ^ flip, one to one but for the zeros
+      // full order: rank = fold(twiddled) ^ flip, one to one but for the
+      // zeros and, with NaNs largest, the NaNs. A segment whose zeros are
+      // all of one sign sorts its ranks and writes that zero back; one with
+      // both zeros, or with a NaN to fold, sorts by index.
       using R = std::conditional_t<(sizeof(U) < 4), std::uint32_t, U>;
       using order = key_order<K>;
       R r[CAP];
-      bool minus = false, plus = false;
+      bool minus = false, plus = false, nan = false;
 #pragma unroll
       for (int i = 0; i < CAP; ++i) {
         const bool live = unsigned(i) < size;
@@ -202,10 +205,11 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
         if constexpr (traits::is_float) {
           minus |= live && t == order::minus_zero;
           plus |= live && t == order::plus_zero;
+          nan |= live && U(t - a.ord.nan_lo) > a.ord.nan_span;
         }
         r[i] = live ? R(a.ord.rank(t)) : R(~R(0));
       }
-      if (!traits::is_float || !__any_sync(0xFFFFFFFFu, minus && plus)) {
+      if (!traits::is_float || !__any_sync(0xFFFFFFFFu, (minus && plus) || nan)) {
         block::thread_network_sort(r, block::unsigned_less{});
         const U zero_rank = U(order::plus_zero ^ a.ord.flip);
         const U zero = minus ? order::minus_zero : order::plus_zero;

@@ -11,9 +11,13 @@
 //
 // key_order adds what a sort call asks for on top of the twiddle:
 //   * -0.0 ranks as +0.0 (CUB's order: the two compare equal and stay stable);
+//   * NaNs rank by their bit pattern (CUB's order: negative NaNs before
+//     -inf, positive NaNs after +inf), or, as NumPy, PyTorch, CuPy and JAX
+//     order them, every NaN ranks above +inf, all NaNs equal (stable);
 //   * descending is the twiddled bits inverted;
 //   * only bits [begin_bit, end_bit) of the twiddled key take part.
-// NaNs rank by their bit pattern: negative NaNs first, positive NaNs last.
+// Both folds act on ranks only: the carried bits stay the twiddle, so every
+// NaN's sign and payload come back intact.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -59,6 +63,13 @@ GPUSORT_KEY_INFO(__nv_bfloat16, floating, "bf16")
 GPUSORT_KEY_INFO(float, floating, "f32")
 GPUSORT_KEY_INFO(double, floating, "f64")
 #undef GPUSORT_KEY_INFO
+
+// The bits of +infinity (every exponent bit set) of each float key.
+template <class K> inline constexpr std::uint64_t infinity_bits = 0;
+template <> inline constexpr std::uint64_t infinity_bits<__half> = 0x7C00u;
+template <> inline constexpr std::uint64_t infinity_bits<__nv_bfloat16> = 0x7F80u;
+template <> inline constexpr std::uint64_t infinity_bits<float> = 0x7F800000u;
+template <> inline constexpr std::uint64_t infinity_bits<double> = 0x7FF0000000000000ull;
 
 template <class K, class = void> struct is_key : std::false_type {};
 template <class K>
@@ -112,25 +123,51 @@ template <class K> struct key_order {
   using carried = bits;  // what sorts hold in registers and shared memory
   static constexpr bits minus_zero = bits(traits::sign - 1);  // twiddle(-0.0)
   static constexpr bits plus_zero = traits::sign;             // twiddle(+0.0)
+  // twiddle(-inf) and twiddle(+inf): the twiddled NaNs lie outside them
+  // (negative NaNs below, positive NaNs above).
+  static constexpr bits minus_inf = bits(~bits(bits(infinity_bits<K>) | traits::sign));
+  static constexpr bits plus_inf = bits(bits(infinity_bits<K>) | traits::sign);
 
   bits flip = 0;       // all ones for descending
   unsigned shift = 0;  // begin_bit
   bits mask = bits(~bits(0));  // (1 << (end_bit - begin_bit)) - 1
+  // Twiddled bits t are a NaN to fold when t - nan_lo > nan_span (unsigned):
+  // [minus_inf, plus_inf] for NaNs largest; all ones for NaNs by their bits
+  // (then nothing folds, and the test costs no branch either way).
+  bits nan_lo = 0;
+  bits nan_span = bits(~bits(0));
 
   key_order() = default;
-  key_order(bool descending, int begin_bit, int end_bit)
+  key_order(bool descending, int begin_bit, int end_bit, bool nans_largest = false)
       : flip(descending ? bits(~bits(0)) : bits(0)),
         shift(unsigned(begin_bit)),
         mask(end_bit - begin_bit >= traits::width
                  ? bits(~bits(0))
-                 : bits((bits(1) << (end_bit - begin_bit)) - 1)) {}
-
-  // -0.0 takes the place of +0.0 (twiddled floats; identity otherwise), so
-  // the two zeros compare equal, as CUB orders them.
-  GPUSORT_HD static bits fold(bits b) {
-    if constexpr (traits::is_float) return b == minus_zero ? plus_zero : b;
-    else return b;
+                 : bits((bits(1) << (end_bit - begin_bit)) - 1)) {
+    if (traits::is_float && nans_largest) {
+      nan_lo = minus_inf;
+      nan_span = bits(plus_inf - minus_inf);
+    }
   }
+
+  // The folds, on twiddled bits (identity for integers): -0.0 takes the
+  // place of +0.0, so the two zeros compare equal, as CUB orders them; and
+  // with NaNs largest every NaN takes all ones (the largest rank ascending,
+  // after the flip the smallest descending), but for the pad ~flip, which
+  // keeps its rank, all ones in both directions. So sorts still pad partial
+  // tiles with a pattern that ranks last in every digit (ascending it ties
+  // with the NaNs; the one key it moves descending is the negative NaN with
+  // every bit set, which no arithmetic produces: it ranks last there).
+  GPUSORT_HD bits fold(bits b) const {
+    if constexpr (traits::is_float) {
+      b = b == minus_zero ? plus_zero : b;
+      return bits(b - nan_lo) > nan_span && b != bits(~flip) ? bits(~bits(0)) : b;
+    } else {
+      return b;
+    }
+  }
+  // Whether NaNs rank above +inf, all equal (nan_order::largest).
+  GPUSORT_HD bool nans_largest() const { return nan_span != bits(~bits(0)); }
   // The value that is compared: smaller ranks sort first.
   GPUSORT_HD bits rank(bits b) const { return bits(bits(bits(fold(b) ^ flip) >> shift) & mask); }
   // rank's inverse: carried bits whose rank is r, for r within the rank
@@ -143,6 +180,9 @@ template <class K> struct key_order {
   // A key_order is itself the strict-weak-order functor on twiddled bits.
   GPUSORT_HD bool operator()(bits a, bits b) const { return less(a, b); }
   // Twiddled bits whose rank is the largest there is (pads partial tiles).
+  // With NaNs largest it ties with the NaNs ascending: the sorts that pad
+  // are stable and pad behind the keys, and the unstable ones sort (rank,
+  // index) pairs instead (run_family).
   GPUSORT_HD bits pad() const { return bits(~flip); }
   // Rank of a raw key, for host-side references and verification.
   GPUSORT_HD bits key_rank(K k) const { return rank(traits::to_bits(k)); }
@@ -167,19 +207,26 @@ template <class K> struct full_order {
   using carried = bits;
   bits flip = 0;
   bits minus_zero = 0, plus_zero = 0;  // the zeros as carried
+  // key_order's NaN test holds as it is for carried bits: the twiddled NaNs
+  // are a set that inverting every bit maps onto itself. A NaN ranks ~flip,
+  // but the pad (carried all ones), which keeps its rank (key_order::fold).
+  bits nan_lo = 0, nan_span = bits(~bits(0));
 
   full_order() = default;
   explicit full_order(const key_order<K>& o)
-      : flip(o.flip), minus_zero(bits(key_order<K>::minus_zero ^ o.flip)), plus_zero(bits(key_order<K>::plus_zero ^ o.flip)) {}
+      : flip(o.flip), minus_zero(bits(key_order<K>::minus_zero ^ o.flip)), plus_zero(bits(key_order<K>::plus_zero ^ o.flip)),
+        nan_lo(o.nan_lo), nan_span(o.nan_span) {}
 
   GPUSORT_HD bits encode(K k) const { return bits(traits::to_bits(k) ^ flip); }
   GPUSORT_HD K decode(bits c) const { return traits::from_bits(bits(c ^ flip)); }
   GPUSORT_HD bits rank(bits c) const {
     if constexpr (traits::is_float) {
       if (c == minus_zero) c = plus_zero;
+      if (bits(c - nan_lo) > nan_span && c != bits(~bits(0))) c = bits(~flip);
     }
     return c;
   }
+  GPUSORT_HD bool nans_largest() const { return nan_span != bits(~bits(0)); }
   // rank's inverse (as key_order::from_rank): the rank is the carried bits.
   GPUSORT_HD bits from_rank(std::uint64_t r) const { return bits(r); }
   GPUSORT_HD bool less(bits a, bits b) const { return rank(a) < rank(b); }
@@ -216,6 +263,8 @@ template <class K> key_order<carrier_t<K>> carried_order(const key_order<K>& o) 
   if constexpr (key_traits<K>::kind == key_kind::signed_int) c.flip ^= key_traits<K>::sign;
   c.shift = o.shift;
   c.mask = o.mask;
+  c.nan_lo = o.nan_lo;  // K's own NaNs (bf16's, not f16's), on the same bits
+  c.nan_span = o.nan_span;
   return c;
 }
 

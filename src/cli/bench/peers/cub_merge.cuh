@@ -22,7 +22,7 @@ namespace gpusort::cli::bench {
 template <class K> struct key_order_less {
   using traits = detail::key_traits<K>;
   static __host__ __device__ __forceinline__ typename traits::bits rank(const K& k) {
-    return detail::key_order<K>::fold(traits::to_bits(k));
+    return detail::key_order<K>{}.fold(traits::to_bits(k));
   }
   __host__ __device__ __forceinline__ bool operator()(const K& a, const K& b) const { return rank(a) < rank(b); }
 };
