@@ -44,8 +44,10 @@ def keys(draw, dtypes=None, min_dims=0, max_dims=3, max_side=7):
     dt = dtype_of(draw(st.sampled_from(dtypes or DTYPES)))
     shape = draw(hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=0, max_side=max_side))
     u = oracle.UINT[dt.itemsize]
-    elements = st.one_of(st.sampled_from(special_bits(dt)), st.integers(0, 3),
-                         st.integers(0, int(np.iinfo(u).max)))
+    top = int(np.iinfo(u).max)
+    if dt.kind not in "ui":  # a float: the negative NaN of all ones ranks last descending (test_semantics.py): kept out
+        top -= 1
+    elements = st.one_of(st.sampled_from(special_bits(dt)), st.integers(0, 3), st.integers(0, top))
     return draw(hnp.arrays(u, shape, elements=elements)).view(dt)
 
 

@@ -11,7 +11,7 @@ else:
     # "gpusort": the default, sized so the suites take well under a minute on
     # two CPU cores; "thorough": many more cases, for a GPU machine or a soak.
     # No example database: the runs leave no files behind.
-    settings.register_profile("gpusort", max_examples=100, deadline=None, database=None, derandomize=True,
+    settings.register_profile("gpusort", max_examples=60, deadline=None, database=None, derandomize=True,
                               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     settings.register_profile("thorough", max_examples=500, deadline=None, database=None,
                               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

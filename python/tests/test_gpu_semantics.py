@@ -77,7 +77,8 @@ def test_topk_against_framework(fw, data, largest):
         except (RuntimeError, NotImplementedError):
             return
         same_order(to_host(fw, v), to_host(fw, tv))
-    elif fw == "jax" and largest and dim in (-1, h.ndim - 1):
+    elif fw == "jax" and largest and dim in (-1, h.ndim - 1) and not negative_nans(h):
+        # (jax.lax.top_k orders floats by IEEE total order: negative NaNs smallest)
         import jax
         same_order(to_host(fw, v), to_host(fw, jax.lax.top_k(x, k)[0]), flush=True)
 
@@ -103,6 +104,15 @@ def test_partition_against_framework(fw, method, data):
         ks = np.atleast_1d(kth) % n
         np.testing.assert_array_equal(np.take(widen(got), ks, ax),
                                       np.take(widen(cupy.partition(x, kth, axis=axis).get()), ks, ax))
+
+
+def negative_nans(h):
+    """Whether the keys h hold a NaN with its sign bit set."""
+    if h.dtype.kind in "ui":
+        return False
+    u = oracle.UINT[h.dtype.itemsize]
+    with np.errstate(invalid="ignore"):
+        return bool((np.isnan(h.astype(np.float64)) & (h.view(u) >> u(8 * h.itemsize - 1) == 1)).any())
 
 
 def big_keys(dtype, n, seed=5):

@@ -10,7 +10,7 @@ from hypothesis import given, strategies as st  # noqa: E402
 
 import gpusort  # noqa: E402
 import oracle  # noqa: E402
-from cases import axes, keys, ref_argsort, ref_sort, same_bits, same_order, take  # noqa: E402
+from cases import DTYPES, axes, dtype_of, keys, ref_argsort, ref_sort, same_bits, same_order, take  # noqa: E402
 
 
 @given(st.data(), keys(), st.booleans())
@@ -77,6 +77,23 @@ def test_topk_any_dim(data, x, largest, sorted_):
         want = np.sort(want, axis=dim)
     np.testing.assert_array_equal(i, want)
     same_bits(v, np.take_along_axis(x, want, dim))
+
+
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if d.startswith(("float", "bfloat"))])
+def test_all_ones_nan(dtype):
+    """The one exception to NaNs largest (the library's pad pattern): the
+    negative NaN with every bit set is a NaN like the others ascending, and
+    ranks after every key, NaNs included, descending. No arithmetic
+    produces it."""
+    dt = dtype_of(dtype)
+    u = oracle.UINT[dt.itemsize]
+    x = np.concatenate([np.array([np.iinfo(u).max], u).view(dt),
+                        np.array([1.0, np.nan, np.inf, -np.nan, 1.0], np.float32).astype(dt)])
+    same_bits(gpusort.sort(x), ref_sort(x))
+    got = gpusort.sort(x, descending=True)
+    assert got.view(u)[-1] == np.iinfo(u).max
+    same_bits(got[:-1], ref_sort(x[1:], -1, True))
+    np.testing.assert_array_equal(gpusort.argsort(x, descending=True), list(ref_argsort(x[1:], -1, True) + 1) + [0])
 
 
 def test_zero_d_and_zero_size():
