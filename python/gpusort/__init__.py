@@ -11,11 +11,15 @@ host synchronisation (JAX, which publishes no stream, is waited for; inside
 jax.jit or jax.vmap, sort, argsort and topk are XLA custom calls on XLA's
 stream: gpusort.jax).
 NumPy arrays (and CPU tensors) take the host path: the pipelined GPU sort
-when a GPU is present, the parallel CPU sort otherwise. A 2-D array (any
-N-D array) sorts each row of its last axis, with the segmented sort.
+when a GPU is present, the parallel CPU sort otherwise. An N-D array sorts
+along one axis (the last by default: each row, with the segmented sort;
+another axis through a transposed copy), or flattened with axis=None.
 
-Order: CUB's. -0.0 and +0.0 are equal (and keep their order); NaNs order
-by their bits: positive NaNs after +inf, negative NaNs before -inf.
+Order: the frameworks'. -0.0 and +0.0 are equal (and keep their order);
+every NaN ranks above +inf whatever its sign and payload, and NaNs are
+equal to each other, so they come last ascending and first descending, as
+in NumPy, PyTorch, CuPy and JAX (nan="bits" gives CUB's order instead:
+NaNs by their bits, positive ones after +inf, negative ones before -inf).
 PyTorch users: gpusort.torch has torch.sort, argsort, topk, kthvalue and
 msort's signatures and results, as registered operators (torch.compile,
 autograd, CUDA graphs); under torch.compile the functions here call them.
@@ -24,12 +28,13 @@ for bad arguments, MemoryError when the device runs out of memory (the
 input is never changed then), RuntimeError for a CUDA failure.
 """
 
-from . import _arrays
+from . import _arrays, _axes, _options
 from . import _gpusort as _core
 from ._arrays import HOST, DeviceArray
+from ._partition import argpartition, partition
 
-__all__ = ["sort", "sort_", "argsort", "topk", "sort_pairs", "sort_pairs_", "segmented_sort", "gpu_available",
-           "release_memory", "algorithms", "DeviceArray"]
+__all__ = ["sort", "sort_", "argsort", "topk", "sort_pairs", "sort_pairs_", "segmented_sort", "partition",
+           "argpartition", "gpu_available", "release_memory", "algorithms", "DeviceArray"]
 __version__ = "0.1.0"
 
 _ALGOS = dict(_core.algorithm_names())  # name -> stable
@@ -71,18 +76,31 @@ def _bits(begin_bit, end_bit):
     return (0 if begin_bit is None else int(begin_bit)), (-1 if end_bit is None else int(end_bit))
 
 
-def _rows(a, axis, fn):
-    """(rows, output shape) for sorting along `axis`."""
-    nd = len(a.shape)
-    if axis is None:
-        return 1, (a.size,)
-    if nd == 0:
-        raise ValueError(f"gpusort.{fn}: cannot sort a 0-d array along an axis (pass axis=None)")
-    if axis not in (-1, nd - 1):
-        raise ValueError(f"gpusort.{fn}: only the last axis can be sorted (axis=-1), not axis={axis}")
-    if nd == 1:
-        return 1, a.shape
-    return (a.size // a.shape[-1] if a.shape[-1] else 0), a.shape
+def _layout(a, axis, fn):
+    """(s, ax, rows, shape) for sorting a along `axis`: s is the array whose
+    rows (last axis) are sorted, a itself or a copy with the axis moved
+    last; ax the axis (None: flattened); shape the shape of s's output."""
+    ax = _options.axis(a, axis, fn)
+    s = _axes.to_last(a, ax, fn) if _axes.moves(a, ax) else a
+    if ax is None:
+        return s, ax, 1, (a.size,)
+    cols = s.shape[-1] if s.shape else 1
+    return s, ax, (s.size // cols if cols else 0), tuple(s.shape)
+
+
+def _output(a, s, ax, out, shape, dtype, fn, what="out"):
+    """The Array a sort of s writes: out's, or a new one of s's framework
+    when there is no out or the axis moves (out then takes the result as it
+    is moved back)."""
+    o = _check_out(a, out, a.shape if _axes.moves(a, ax) else shape, dtype, fn, what) if out is not None else None
+    return o if o is not None and not _axes.moves(a, ax) else s.empty(shape, dtype)
+
+
+def _result(a, s, o, ax, out):
+    """What a call returns for the output o of s: out, or the framework's array."""
+    if _axes.moves(a, ax):
+        return _axes.back(a, s.finish(o), ax, out)
+    return out if out is not None else a.finish(o)
 
 
 def _check_out(a, out, shape, dtype, fn, what="out"):
@@ -110,6 +128,28 @@ def _same_place(a, v, fn):
         raise TypeError(f"gpusort.{fn}: values of {v.itemsize} bytes (1 to 16 are supported)")
 
 
+# ---- the module's calls ------------------------------------------------------------
+def _sort_rows(key, s, o, rows, v, vo, descending, algo, begin, end, nan_largest):
+    """Sorts the rows of s into o (and values v into vo when v is not None)."""
+    vin, vout, vsize = (v.ptr, vo.ptr, v.itemsize) if v is not None else (0, 0, 0)
+    if s.device != HOST:
+        _arrays.run_device(s, _core.sort_device, key, s.size, max(rows, 1), s.ptr, o.ptr, vin, vout, vsize, descending,
+                           algo, begin, end, s.stream, s.device, nan_largest=nan_largest)
+    else:
+        _core.sort_host(key, s.size, max(rows, 1), s.ptr, o.ptr, vin, vout, vsize, descending, algo, begin, end,
+                        False, nan_largest=nan_largest)
+
+
+def _argsort_rows(key, s, o, rows, index_bytes, descending, algo, begin, end, nan_largest):
+    """The indices that sort each row of s, into o."""
+    if s.device != HOST:
+        _arrays.run_device(s, _core.argsort_device, key, s.size, max(rows, 1), s.ptr, o.ptr, index_bytes, descending,
+                           algo, begin, end, s.stream, s.device, nan_largest=nan_largest)
+    else:
+        _core.argsort_host(key, s.size, max(rows, 1), s.ptr, o.ptr, index_bytes, descending, algo, begin, end,
+                           False, nan_largest=nan_largest)
+
+
 # ---- the functions -----------------------------------------------------------------
 def _traced(fn, x, **kwargs):
     """The call on a JAX tracer (inside jax.jit or jax.vmap): through XLA, by gpusort.jax."""
@@ -117,156 +157,156 @@ def _traced(fn, x, **kwargs):
     return gpusort_jax.traced(fn, x, **kwargs)
 
 
-def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_bit=None, end_bit=None, out=None):
-    """A sorted copy of x (along its last axis: each row of a 2-D array).
+def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_bit=None, end_bit=None,
+         nan="largest", kind=None, order=None, out=None):
+    """A sorted copy of x along an axis (the last by default: each row of a 2-D array).
 
     x: a PyTorch tensor, CuPy, JAX or NumPy array, or any DLPack or CUDA
     array interface producer, of u8..u64, i8..i64, f16, bf16, f32 or f64.
-    axis: -1 (the last axis), or None to sort the flattened array.
-    descending: largest first. stable: equal keys keep their order (the
-    default; an unstable algorithm must be asked for with stable=False).
-    algorithm: "auto" (the fastest) or a gpusort algorithm name (1-D only).
-    begin_bit, end_bit: sort by bits [begin_bit, end_bit) of the key's
-    order-preserving bit pattern. out: an array to write the result to
-    (may be x itself). Returns an array of x's framework on x's device.
+    axis: any axis, negative counting from the end (a non-last axis of a
+    PyTorch, CuPy, JAX or NumPy array moves through a transposed copy:
+    two memory-bound copies on top of the sort), or None to sort the
+    flattened array. descending: largest first. stable: equal keys keep
+    their order (the default; an unstable algorithm must be asked for with
+    stable=False). algorithm: "auto" (the fastest) or a gpusort algorithm
+    name (1-D only). begin_bit, end_bit: sort by bits [begin_bit, end_bit)
+    of the key's order-preserving bit pattern. nan: "largest" (NaNs above
+    +inf, all equal: last ascending, first descending, as the frameworks)
+    or "bits" (CUB's order). kind: NumPy's (None, "quicksort", "mergesort",
+    "heapsort", "stable"; the last two ask for a stable sort); order: not
+    supported (ValueError). out: an array to write the result to (may be x
+    itself). Returns an array of x's framework on x's device.
     """
+    nl = _options.nan_largest(nan, "sort")
+    stable = _options.stable_for_kind(kind, order, stable, "sort")
     if _arrays.torch_compiling(x) and algorithm == "auto" and begin_bit is None and end_bit is None:
         from ._torch_ops import compiled_sort
-        return compiled_sort(x, axis, descending, stable, out)
+        return compiled_sort(x, axis, descending, stable, out, nan_largest=nl)
     if (type(x) is _arrays.TorchTensor and axis == -1 and algorithm == "auto" and begin_bit is None
-            and end_bit is None):
+            and end_bit is None and nan == "largest" and kind is None and order is None):
         y = _arrays.torch_sort_fast(x, out, descending)
         if y is not None:
             return y
     if _arrays.is_jax_tracer(x):
         return _traced("sort", x, axis=axis, descending=descending, stable=stable, algorithm=algorithm,
-                       begin_bit=begin_bit, end_bit=end_bit, out=out)
+                       begin_bit=begin_bit, end_bit=end_bit, out=out, nan=nan)
     a = _arrays.describe(x)
     key = _key(a, "sort")
-    rows, shape = _rows(a, axis, "sort")
     algo = _algorithm(algorithm, stable, "sort")
     begin, end = _bits(begin_bit, end_bit)
-    o = _check_out(a, out, shape, a.dtype, "sort") if out is not None else a.empty(shape, a.dtype)
-    if a.device != HOST:
-        _arrays.run_device(a, _core.sort_device, key, a.size, max(rows, 1), a.ptr, o.ptr, 0, 0, 0, descending, algo,
-                           begin, end, a.stream, a.device)
-    else:
-        _core.sort_host(key, a.size, max(rows, 1), a.ptr, o.ptr, 0, 0, 0, descending, algo, begin, end, False)
-    return out if out is not None else a.finish(o)
+    s, ax, rows, shape = _layout(a, axis, "sort")
+    o = _output(a, s, ax, out, shape, a.dtype, "sort")
+    _sort_rows(key, s, o, rows, None, None, descending, algo, begin, end, nl)
+    return _result(a, s, o, ax, out)
 
 
 def sort_(x, **kwargs):
-    """Sorts x in place (PyTorch, CuPy, NumPy); returns x."""
+    """Sorts x in place (PyTorch, CuPy, NumPy); returns x. Arguments as for sort()."""
     return sort(x, out=x, **kwargs)
 
 
 def argsort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_bit=None, end_bit=None,
-            index_dtype="int64", out=None):
-    """The indices that sort x (within each row), as int64 (or index_dtype="int32").
+            index_dtype="int64", nan="largest", kind=None, order=None, out=None):
+    """The indices that sort x along an axis, as int64 (or index_dtype="int32").
 
-    Stable: equal keys are listed in input order. Arguments as for sort().
+    Stable: equal keys (and all NaNs, with nan="largest") are listed in
+    input order, as numpy.argsort(kind="stable"). Arguments as for sort().
     """
+    nl = _options.nan_largest(nan, "argsort")
+    _options.stable_for_kind(kind, order, stable, "argsort")
     if _arrays.torch_compiling(x) and algorithm == "auto" and begin_bit is None and end_bit is None:
         from ._torch_ops import compiled_argsort
-        return compiled_argsort(x, axis, descending, stable, index_dtype, out)
+        return compiled_argsort(x, axis, descending, stable, index_dtype, out, nan_largest=nl)
     if _arrays.is_jax_tracer(x):
         return _traced("argsort", x, axis=axis, descending=descending, stable=stable, algorithm=algorithm,
-                       begin_bit=begin_bit, end_bit=end_bit, index_dtype=index_dtype, out=out)
+                       begin_bit=begin_bit, end_bit=end_bit, index_dtype=index_dtype, out=out, nan=nan)
     a = _arrays.describe(x)
     key = _key(a, "argsort")
-    rows, shape = _rows(a, axis, "argsort")
+    _options.stable_for_kind(kind, order, stable, "argsort")
     if index_dtype not in ("int64", "int32"):
         raise ValueError(f"gpusort.argsort: index_dtype must be 'int64' or 'int32', not {index_dtype!r}")
-    if not stable and algorithm == "auto":
-        stable = True
     algo = _algorithm(algorithm, True, "argsort")
     begin, end = _bits(begin_bit, end_bit)
-    ib = 8 if index_dtype == "int64" else 4
-    o = _check_out(a, out, shape, index_dtype, "argsort") if out is not None else a.empty(shape, index_dtype)
-    if a.device != HOST:
-        _arrays.run_device(a, _core.argsort_device, key, a.size, max(rows, 1), a.ptr, o.ptr, ib, descending, algo,
-                           begin, end, a.stream, a.device)
-    else:
-        _core.argsort_host(key, a.size, max(rows, 1), a.ptr, o.ptr, ib, descending, algo, begin, end, False)
-    return out if out is not None else a.finish(o)
+    s, ax, rows, shape = _layout(a, axis, "argsort")
+    o = _output(a, s, ax, out, shape, index_dtype, "argsort")
+    _argsort_rows(key, s, o, rows, 8 if index_dtype == "int64" else 4, descending, algo, begin, end, nl)
+    return _result(a, s, o, ax, out)
 
 
-def topk(x, k, dim=-1, largest=True, sorted=True):
-    """The k largest (or smallest) keys of x along its last axis, and their
-    indices (int64), as torch.topk: returns (values, indices).
+def topk(x, k, dim=-1, largest=True, sorted=True, *, nan="largest"):
+    """The k largest (or smallest) keys of x along dimension dim (any, as
+    torch.topk), and their indices (int64): returns (values, indices).
 
     Ties at the boundary go to the lowest indices; sorted output lists the
     winners best first (equal keys by index); unsorted output lists them in
     input order, except rows of more than 4096 keys on the GPU, which come
-    sorted. Radix selection on the GPU (gpusort's topk, no host
-    synchronisation); host arrays are sorted (gpusort.argsort) and sliced.
+    sorted. nan: as for sort() ("largest": NaNs are the largest keys, as in
+    torch.topk). Radix selection on the GPU (gpusort's topk, no host
+    synchronisation); host arrays are sorted and sliced. A dim other than
+    the last moves through transposed copies, as in sort().
     """
+    nl = _options.nan_largest(nan, "topk")
     if _arrays.torch_compiling(x):
         from ._torch_ops import compiled_topk
-        return compiled_topk(x, k, dim, largest, sorted)
+        return compiled_topk(x, k, dim, largest, sorted, nan_largest=nl)
     if _arrays.is_jax_tracer(x):
-        return _traced("topk", x, k=k, dim=dim, largest=largest, sorted=sorted)
+        return _traced("topk", x, k=k, dim=dim, largest=largest, sorted=sorted, nan=nan)
     a = _arrays.describe(x)
     key = _key(a, "topk")
-    nd = len(a.shape)
-    if nd == 0:
+    if len(a.shape) == 0 and a.fw != "torch":
         raise ValueError("gpusort.topk: cannot select from a 0-d array")
-    if dim not in (-1, nd - 1):
-        raise ValueError(f"gpusort.topk: only the last dimension is supported (dim=-1), not dim={dim}")
-    cols = a.shape[-1]
+    s, ax, rows, full = _layout(a, dim, "topk")
+    cols = full[-1] if full else 1
     k = int(k)
     if k < 0 or k > cols:
         raise ValueError(f"gpusort.topk: k = {k} is out of range for a dimension of {cols}")
-    rows = a.size // cols if cols else 0
-    shape = tuple(a.shape[:-1]) + (k,)
-    if a.device == HOST:
-        idx = argsort(x, descending=largest)
-        import numpy as np
-        i = np.asarray(idx)[..., :k]
-        v = np.take_along_axis(np.asarray(x), i, axis=-1)
+    shape = tuple(full[:-1]) + (k,) if full else ()
+    if s.device == HOST:
+        # The winners are the first k of the stable sort (ties to the lowest
+        # index); unsorted, they are put back in index order by a sort by index.
+        vo, io = s.empty(full, s.dtype), s.empty(full, "int64")
+        _sort_rows(key, s, vo, rows, None, None, largest, "auto", 0, -1, nl)
+        _argsort_rows(key, s, io, rows, 8, largest, "auto", 0, -1, nl)
+        v, i = _axes.head(s, s.finish(vo), k), _axes.head(s, s.finish(io), k)
         if not sorted:
-            order = np.argsort(i, axis=-1, kind="stable")
-            i = np.take_along_axis(i, order, axis=-1)
-            v = np.take_along_axis(v, order, axis=-1)
-        return v, i
-    vo, io = a.empty(shape, a.dtype), a.empty(shape, "int64")
-    if rows and k:
-        _arrays.run_device(a, _core.topk_device, key, a.size, max(rows, 1), k, a.ptr, vo.ptr, io.ptr, 8, largest,
-                           sorted, a.stream, a.device)
-    return a.finish(vo), a.finish(io)
+            i, v = sort_pairs(i, v)
+    else:
+        vo, io = s.empty(shape, s.dtype), s.empty(shape, "int64")
+        if rows and k:
+            _core.topk_device(key, s.size, max(rows, 1), k, s.ptr, vo.ptr, io.ptr, 8, largest, sorted, s.stream,
+                              s.device, nan_largest=nl)
+        v, i = s.finish(vo), s.finish(io)
+    if _axes.moves(a, ax):
+        return _axes.back(a, v, ax), _axes.back(a, i, ax)
+    return v, i
 
 
 def sort_pairs(keys, values, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_bit=None,
-               end_bit=None, out=None):
+               end_bit=None, nan="largest", kind=None, order=None, out=None):
     """Sorts keys and moves values with them; returns (keys, values).
 
-    values: an array of the keys' framework and device with as many items
+    values: an array of the keys' framework and device and of their shape
     (any dtype of 1 to 16 bytes). out: a (keys, values) pair to write to.
+    Other arguments as for sort().
     """
+    nl = _options.nan_largest(nan, "sort_pairs")
+    stable = _options.stable_for_kind(kind, order, stable, "sort_pairs")
     if _arrays.torch_compiling(keys) and algorithm == "auto" and begin_bit is None and end_bit is None:
         from ._torch_ops import compiled_sort_pairs
-        return compiled_sort_pairs(keys, values, axis, descending, stable, out)
+        return compiled_sort_pairs(keys, values, axis, descending, stable, out, nan_largest=nl)
     a = _arrays.describe(keys)
     v = _arrays.describe(values)
     key = _key(a, "sort_pairs")
     _same_place(a, v, "sort_pairs")
-    rows, shape = _rows(a, axis, "sort_pairs")
     algo = _algorithm(algorithm, stable, "sort_pairs")
     begin, end = _bits(begin_bit, end_bit)
-    if out is not None:
-        ko = _check_out(a, out[0], shape, a.dtype, "sort_pairs", "out[0]")
-        vo = _check_out(v, out[1], v.shape, v.dtype, "sort_pairs", "out[1]")
-    else:
-        ko, vo = a.empty(shape, a.dtype), v.empty(v.shape, v.dtype)
-    if a.device != HOST:
-        _arrays.run_device(a, _core.sort_device, key, a.size, max(rows, 1), a.ptr, ko.ptr, v.ptr, vo.ptr, v.itemsize,
-                           descending, algo, begin, end, a.stream, a.device)
-    else:
-        _core.sort_host(key, a.size, max(rows, 1), a.ptr, ko.ptr, v.ptr, vo.ptr, v.itemsize, descending, algo,
-                        begin, end, False)
-    if out is not None:
-        return out
-    return a.finish(ko), v.finish(vo)
+    s, ax, rows, shape = _layout(a, axis, "sort_pairs")
+    sv = _axes.to_last(v, ax, "sort_pairs") if _axes.moves(a, ax) else v
+    kout, vout = (None, None) if out is None else out
+    ko = _output(a, s, ax, kout, shape, a.dtype, "sort_pairs", "out[0]")
+    vo = _output(v, sv, ax, vout, shape, v.dtype, "sort_pairs", "out[1]")
+    _sort_rows(key, s, ko, rows, sv, vo, descending, algo, begin, end, nl)
+    return _result(a, s, ko, ax, kout), _result(v, sv, vo, ax, vout)
 
 
 def sort_pairs_(keys, values, **kwargs):
@@ -274,15 +314,16 @@ def sort_pairs_(keys, values, **kwargs):
     return sort_pairs(keys, values, out=(keys, values), **kwargs)
 
 
-def segmented_sort(x, offsets, *, values=None, descending=False, begin_bit=None, end_bit=None):
+def segmented_sort(x, offsets, *, values=None, descending=False, begin_bit=None, end_bit=None, nan="largest"):
     """Sorts each segment [offsets[i], offsets[i+1]) of the 1-D array x on its own.
 
     offsets: int32 or int64, len(offsets) = segments + 1, in x's framework
     and on x's device. Items outside every segment keep their value. With
-    values=, returns (keys, values). Stable.
+    values=, returns (keys, values). Stable. nan: as for sort().
     """
     a = _arrays.describe(x)
     key = _key(a, "segmented_sort")
+    nl = _options.nan_largest(nan, "segmented_sort")
     if len(a.shape) != 1:
         raise ValueError("gpusort.segmented_sort: x must be 1-D")
     off = _arrays.describe(offsets)
@@ -304,13 +345,14 @@ def segmented_sort(x, offsets, *, values=None, descending=False, begin_bit=None,
         if vo is not None:
             _copy_device(v, vo)
         _arrays.run_device(a, _core.segmented_sort_device, key, a.size, segments, o.ptr, vo.ptr if vo else 0,
-                           v.itemsize if vo else 0, off.ptr, ob, descending, begin, end, a.stream, a.device)
+                           v.itemsize if vo else 0, off.ptr, ob, descending, begin, end, a.stream, a.device,
+                           nan_largest=nl)
     else:
         o.obj[...] = a.obj
         if vo is not None:
             vo.obj[...] = v.obj
         _core.segmented_sort_host(key, a.size, segments, o.ptr, vo.ptr if vo else 0, v.itemsize if vo else 0,
-                                  off.ptr, ob, descending, begin, end)
+                                  off.ptr, ob, descending, begin, end, nan_largest=nl)
     if values is None:
         return a.finish(o)
     return a.finish(o), v.finish(vo)

@@ -119,7 +119,7 @@ def torch_compiling(x):
 
 def torch_sort_fast(x, out, descending):
     """sort() of a contiguous 1-D CUDA tensor of a key dtype, with defaults
-    otherwise: the common small call, with no Array objects (its overhead is
+    otherwise (NaNs largest): the common small call, with no Array objects (its overhead is
     a stated bound). Returns None when x is not such a tensor."""
     code = TORCH_KEY_CODE.get(x.dtype)
     if code is None or x.dim() != 1 or not x.is_cuda or not x.is_contiguous():
@@ -131,11 +131,12 @@ def torch_sort_fast(x, out, descending):
         return None
     dev = x.get_device()
     n, xp, op, stream = x.numel(), x.data_ptr(), out.data_ptr(), _torch_stream(dev)
-    need = _core.sort_device(code, n, 1, xp, op, 0, 0, 0, descending, "auto", 0, -1, stream, dev, pool_max=POOL_MAX)
+    need = _core.sort_device(code, n, 1, xp, op, 0, 0, 0, descending, "auto", 0, -1, stream, dev, pool_max=POOL_MAX,
+                            nan_largest=True)
     if need:
         block = _scratch_torch_on(x.device, need)
         _core.sort_device(code, n, 1, xp, op, 0, 0, 0, descending, "auto", 0, -1, stream, dev, temp=block.data_ptr(),
-                          temp_bytes=need)
+                          temp_bytes=need, nan_largest=True)
     return out
 
 
