@@ -27,8 +27,8 @@ namespace gpusort_test {
 //   * nan_order::largest, over all bits: every NaN (v != v) after every
 //     number and equal to every other NaN (a bit range sorts by bits: the
 //     option does not apply there); descending turns it around, but for
-//     the negative NaN with every bit set (the sorts' pad), which stays
-//     last.
+//     the negative signalling NaN of payload 1 (the sorts' pad), which
+//     stays last.
 template <class K> double native_value(K k) {
   if constexpr (std::is_same_v<K, __half>) return double(__half2float(k));
   else if constexpr (std::is_same_v<K, __nv_bfloat16>) return double(__bfloat162float(k));
@@ -78,12 +78,16 @@ template <class K> struct oracle_order {
         nans_largest(!std::is_integral_v<K> && opt.nans == gpusort::nan_order::largest && begin == 0 &&
                      end == width_of<K>) {}
   bool less(const K& a, const K& b) const {
-    if (nans_largest && descending && (all_ones(a) || all_ones(b))) return !all_ones(a) && all_ones(b);
+    if (nans_largest && descending && (pad_nan(a) || pad_nan(b))) return !pad_nan(a) && pad_nan(b);
     return descending ? up(b, a) : up(a, b);
   }
-  static bool all_ones(const K& k) {
-    const std::uint64_t all = width_of<K> == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << width_of<K>) - 1;
-    return std::uint64_t(traits<K>::raw(k)) == all;
+  // The negative signalling NaN of payload 1: a NaN whose sign and lowest
+  // bit are set and whose other mantissa bits are clear (a quiet bit
+  // clear: bit (mantissa width - 1)). Mantissa widths: 10, 7, 23, 52.
+  static bool pad_nan(const K& k) {
+    if (nan_side(k) != -1) return false;
+    constexpr int m = std::is_same_v<K, __half> ? 10 : std::is_same_v<K, __nv_bfloat16> ? 7 : width_of<K> == 32 ? 23 : 52;
+    return (std::uint64_t(traits<K>::raw(k)) & ((std::uint64_t(1) << m) - 1)) == 1;
   }
   bool equal(const K& a, const K& b) const { return !less(a, b) && !less(b, a); }
   std::uint64_t field(const K& k) const {

@@ -22,8 +22,8 @@
 // bits (negative NaNs before -inf, positive NaNs after +inf), or, with
 // options::nans = nan_order::largest, as NumPy, PyTorch, CuPy and JAX order
 // them: every NaN above +inf (last ascending, first descending), all NaNs
-// equal and kept in input order by stable sorts (but for the negative NaN
-// with every bit set, the sorts' pad, which ranks last both ways). Either
+// equal and kept in input order by stable sorts (but for the negative
+// signalling NaN of payload 1, the sorts' pad, which ranks last both ways). Either
 // way the keys come back bit for bit (sign and payload of each NaN, and
 // each zero's sign).
 // Every failure throws gpusort::error (see error.hpp).

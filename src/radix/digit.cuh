@@ -68,7 +68,7 @@ template <class K> struct digit_map {
   // field of (c ^ x) is field(c) ^ field(x), so of_carried() is a shift and
   // one three-input op (and, xor) instead of xor, shift, and.
   unsigned carried_xor = 0;
-  bits nan_lo = 0, nan_span = bits(~bits(0));  // key_order's NaN fold
+  bits nan_lo = 0, nan_span = bits(~bits(0)), nan_pad = bits(~bits(0));  // key_order's NaN fold
 
   // The field of `width` (1 .. 32) bits at bit `lo` of the order's rank.
   GPUSORT_HD static digit_map field(const key_order<K>& ord, unsigned lo, unsigned width) {
@@ -79,6 +79,7 @@ template <class K> struct digit_map {
     d.carried_xor = unsigned(carried_to_ordered(ord) >> d.shift) & d.mask;
     d.nan_lo = ord.nan_lo;
     d.nan_span = ord.nan_span;
+    d.nan_pad = ord.nan_pad;
     return d;
   }
   // Digit `pass` (up to radix_bits wide, counted from the top: digit_low)
@@ -90,11 +91,12 @@ template <class K> struct digit_map {
   }
 
   // key_order::fold: twiddled bits -> the rank bits before the flip (-0.0
-  // as +0.0; with NaNs largest, NaNs as all ones but for the pad ~flip).
+  // as +0.0; with NaNs largest, NaNs as all ones but for the pad nan_pad).
   GPUSORT_HD bits fold(bits t) const {
     if constexpr (traits::is_float) {
       t = t == key_order<K>::minus_zero ? key_order<K>::plus_zero : t;
-      return bits(t - nan_lo) > nan_span && t != bits(~flip) ? bits(~bits(0)) : t;
+      if (bits(t - nan_lo) > nan_span) t = t == nan_pad ? bits(~flip) : bits(~bits(0));
+      return t;
     } else {
       return t;
     }

@@ -136,6 +136,13 @@ template <class K> struct key_order {
   // (then nothing folds, and the test costs no branch either way).
   bits nan_lo = 0;
   bits nan_span = bits(~bits(0));
+  // With NaNs largest, the NaN the sorts pad with (pad()): all ones
+  // ascending (it ranks with the NaNs, last); descending the negative
+  // signalling NaN of payload 1, twiddled minus_inf - 1, which keeps the
+  // rank all ones (last) while every other NaN ranks first. A signalling NaN
+  // is quieted by any arithmetic and by conversions: no computed value is
+  // this pattern (all ones is: -NaN on a GPU, bf16 conversions).
+  bits nan_pad = bits(~bits(0));
 
   key_order() = default;
   key_order(bool descending, int begin_bit, int end_bit, bool nans_largest = false)
@@ -147,21 +154,21 @@ template <class K> struct key_order {
     if (traits::is_float && nans_largest) {
       nan_lo = minus_inf;
       nan_span = bits(plus_inf - minus_inf);
+      nan_pad = descending ? bits(minus_inf - 1) : bits(~bits(0));
     }
   }
 
   // The folds, on twiddled bits (identity for integers): -0.0 takes the
   // place of +0.0, so the two zeros compare equal, as CUB orders them; and
   // with NaNs largest every NaN takes all ones (the largest rank ascending,
-  // after the flip the smallest descending), but for the pad ~flip, which
-  // keeps its rank, all ones in both directions. So sorts still pad partial
-  // tiles with a pattern that ranks last in every digit (ascending it ties
-  // with the NaNs; the one key it moves descending is the negative NaN with
-  // every bit set, which no arithmetic produces: it ranks last there).
+  // after the flip the smallest descending), but for the pad nan_pad, which
+  // takes the rank all ones in both directions. So the sorts still pad
+  // partial tiles with a pattern that ranks last in every digit.
   GPUSORT_HD bits fold(bits b) const {
     if constexpr (traits::is_float) {
       b = b == minus_zero ? plus_zero : b;
-      return bits(b - nan_lo) > nan_span && b != bits(~flip) ? bits(~bits(0)) : b;
+      if (bits(b - nan_lo) > nan_span) b = b == nan_pad ? bits(~flip) : bits(~bits(0));
+      return b;
     } else {
       return b;
     }
@@ -183,7 +190,7 @@ template <class K> struct key_order {
   // With NaNs largest it ties with the NaNs ascending: the sorts that pad
   // are stable and pad behind the keys, and the unstable ones sort (rank,
   // index) pairs instead (run_family).
-  GPUSORT_HD bits pad() const { return bits(~flip); }
+  GPUSORT_HD bits pad() const { return nans_largest() ? nan_pad : bits(~flip); }
   // Rank of a raw key, for host-side references and verification.
   GPUSORT_HD bits key_rank(K k) const { return rank(traits::to_bits(k)); }
   // What sorts carry: the twiddled bits (bijective, so every pattern returns).
@@ -209,20 +216,21 @@ template <class K> struct full_order {
   bits minus_zero = 0, plus_zero = 0;  // the zeros as carried
   // key_order's NaN test holds as it is for carried bits: the twiddled NaNs
   // are a set that inverting every bit maps onto itself. A NaN ranks ~flip,
-  // but the pad (carried all ones), which keeps its rank (key_order::fold).
+  // but the pad, which ranks all ones (key_order::fold).
   bits nan_lo = 0, nan_span = bits(~bits(0));
+  bits pad_c = bits(~bits(0));  // key_order::pad() as carried
 
   full_order() = default;
   explicit full_order(const key_order<K>& o)
       : flip(o.flip), minus_zero(bits(key_order<K>::minus_zero ^ o.flip)), plus_zero(bits(key_order<K>::plus_zero ^ o.flip)),
-        nan_lo(o.nan_lo), nan_span(o.nan_span) {}
+        nan_lo(o.nan_lo), nan_span(o.nan_span), pad_c(bits(o.pad() ^ o.flip)) {}
 
   GPUSORT_HD bits encode(K k) const { return bits(traits::to_bits(k) ^ flip); }
   GPUSORT_HD K decode(bits c) const { return traits::from_bits(bits(c ^ flip)); }
   GPUSORT_HD bits rank(bits c) const {
     if constexpr (traits::is_float) {
       if (c == minus_zero) c = plus_zero;
-      if (bits(c - nan_lo) > nan_span && c != bits(~bits(0))) c = bits(~flip);
+      if (bits(c - nan_lo) > nan_span) c = c == pad_c ? bits(~bits(0)) : bits(~flip);
     }
     return c;
   }
@@ -231,7 +239,7 @@ template <class K> struct full_order {
   GPUSORT_HD bits from_rank(std::uint64_t r) const { return bits(r); }
   GPUSORT_HD bool less(bits a, bits b) const { return rank(a) < rank(b); }
   GPUSORT_HD bool operator()(bits a, bits b) const { return less(a, b); }
-  GPUSORT_HD bits pad() const { return bits(~bits(0)); }
+  GPUSORT_HD bits pad() const { return pad_c; }
   // Whether encode(k) is k's own bits: unsigned keys, ascending.
   GPUSORT_HD bool encodes_as_is() const { return traits::kind == key_kind::unsigned_int && flip == 0; }
 };
@@ -265,6 +273,7 @@ template <class K> key_order<carrier_t<K>> carried_order(const key_order<K>& o) 
   c.mask = o.mask;
   c.nan_lo = o.nan_lo;  // K's own NaNs (bf16's, not f16's), on the same bits
   c.nan_span = o.nan_span;
+  c.nan_pad = o.nan_pad;
   return c;
 }
 
