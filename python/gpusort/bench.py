@@ -282,6 +282,11 @@ def run(args):
     overhead = "not measured (--topk-only)"
     if not args.topk_only:
         from . import _bench_jax
+        # XLA allocates on its own: the other frameworks' caches go back first
+        torch.cuda.empty_cache()
+        if cupy is not None:
+            cupy.get_default_memory_pool().free_all_blocks()
+        gpusort.release_memory()
         b.comments.append("python jax rows: " + _bench_jax.rows(b, big, ratios))
         overhead = _host_and_overhead(b, args, ratios, torch, dev)
     return _finish(b, args, torch, cupy, name, overhead, ratios)

@@ -10,6 +10,7 @@ from hypothesis import given, strategies as st  # noqa: E402
 
 import gpusort  # noqa: E402
 import oracle  # noqa: E402
+import cases  # noqa: E402
 from cases import DTYPES, axes, dtype_of, keys, ref_argsort, ref_sort, same_bits, same_order, take  # noqa: E402
 
 
@@ -80,18 +81,20 @@ def test_topk_any_dim(data, x, largest, sorted_):
 
 
 @pytest.mark.parametrize("dtype", [d for d in DTYPES if d.startswith(("float", "bfloat"))])
-def test_all_ones_nan(dtype):
+def test_pad_nan(dtype):
     """The one exception to NaNs largest (the library's pad pattern): the
-    negative NaN with every bit set is a NaN like the others ascending, and
-    ranks after every key, NaNs included, descending. No arithmetic
-    produces it."""
+    negative signalling NaN of payload 1 is a NaN like the others
+    ascending, and ranks after every key, NaNs included, descending. No
+    arithmetic or conversion produces a signalling NaN; the NaN of all ones
+    (which they do produce) is an ordinary NaN."""
     dt = dtype_of(dtype)
     u = oracle.UINT[dt.itemsize]
-    x = np.concatenate([np.array([np.iinfo(u).max], u).view(dt),
-                        np.array([1.0, np.nan, np.inf, -np.nan, 1.0], np.float32).astype(dt)])
+    pad = np.array([cases.pad_bits(dt)], u).view(dt)
+    ones = np.array([np.iinfo(u).max], u).view(dt)
+    x = np.concatenate([pad, np.array([1.0, np.nan, np.inf, -np.nan, 1.0], np.float32).astype(dt), ones])
     same_bits(gpusort.sort(x), ref_sort(x))
     got = gpusort.sort(x, descending=True)
-    assert got.view(u)[-1] == np.iinfo(u).max
+    assert got.view(u)[-1] == cases.pad_bits(dt)
     same_bits(got[:-1], ref_sort(x[1:], -1, True))
     np.testing.assert_array_equal(gpusort.argsort(x, descending=True), list(ref_argsort(x[1:], -1, True) + 1) + [0])
 
