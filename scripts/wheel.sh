@@ -13,9 +13,12 @@
 # stays gpusort. The CUDA runtime is linked statically, so the wheel needs the
 # NVIDIA driver (libcuda.so.1, which is never bundled) and no toolkit. The
 # wheel is built from a copy of the source tree (git's tracked and unignored
-# files) in build/wheel/src, whose pyproject.toml carries that name; the build
-# tree build/wheel/build is kept between runs, so a second run recompiles only
-# what changed.
+# files) in build/wheel/src, whose pyproject.toml carries that name. The build
+# tree, build/wheel/cpXY, one per interpreter (scikit-build-core clears a tree
+# that another interpreter's scikit-build-core configured), is kept between
+# runs, so a second run recompiles only what changed; with ccache, another
+# interpreter's tree reuses the objects (CCACHE_BASEDIR: its paths are the
+# same relative to build/wheel).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -28,7 +31,7 @@ while [ $# -gt 0 ]; do
     --arch) archs=${2:?--arch needs a list}; shift 2 ;;
     --python) python=${2:?--python needs an interpreter}; shift 2 ;;
     --out) out=${2:?--out needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "wheel.sh: unknown argument '$1' (see scripts/wheel.sh --help)" >&2; exit 2 ;;
   esac
 done
@@ -49,6 +52,7 @@ fi
 cuda_major=$(nvcc --version | sed -n 's/.*release \([0-9][0-9]*\)\..*/\1/p')
 [ -n "$cuda_major" ] || { echo "wheel.sh: cannot read the CUDA version from nvcc --version" >&2; exit 1; }
 name="gpusort-cu$cuda_major"
+pytag=$("$python" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')
 
 # The source copy: what git would commit, as it is in the tree now. Unchanged
 # files keep their times, so the kept build tree recompiles only edits.
@@ -71,12 +75,13 @@ PY
 launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache -Ccmake.define.CMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$work}
 fi
 echo "wheel.sh: building $name for CUDA architectures $archs with $("$python" --version)"
 start=$(date +%s)
 PIP_ROOT_USER_ACTION=ignore "$python" -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps \
   -w "$work/raw" "$work/src" \
-  -Cbuild-dir="$work/build" \
+  -Cbuild-dir="$work/$pytag" \
   -Ccmake.define.GPUSORT_PYTHON_ONLY=OFF \
   "-Ccmake.define.CMAKE_CUDA_ARCHITECTURES=$archs" \
   -Ccmake.define.CMAKE_CUDA_RUNTIME_LIBRARY=Static \
