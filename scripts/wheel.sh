@@ -13,12 +13,12 @@
 # stays gpusort. The CUDA runtime is linked statically, so the wheel needs the
 # NVIDIA driver (libcuda.so.1, which is never bundled) and no toolkit. The
 # wheel is built from a copy of the source tree (git's tracked and unignored
-# files) in build/wheel/src, whose pyproject.toml carries that name. The build
-# tree, build/wheel/cpXY, one per interpreter (scikit-build-core clears a tree
-# that another interpreter's scikit-build-core configured), is kept between
-# runs, so a second run recompiles only what changed; with ccache, another
-# interpreter's tree reuses the objects (CCACHE_BASEDIR: its paths are the
-# same relative to build/wheel).
+# files; without git, all but the build outputs) in build/wheel/src, whose
+# pyproject.toml carries that name. The build tree, build/wheel/cpXY, one per
+# interpreter (scikit-build-core clears a tree that another interpreter's
+# scikit-build-core configured), is kept between runs, so a second run
+# recompiles only what changed; with ccache, another interpreter's tree reuses
+# the objects (CCACHE_BASEDIR: its paths are the same relative to build/wheel).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -59,9 +59,13 @@ pytag=$("$python" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_in
 work=$repo/build/wheel
 rm -rf "$work/src" "$work/raw"
 mkdir -p "$work/src" "$work/raw" "$out"
-git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
-  [ -e "$f" ] && printf '%s\0' "$f"
-done | tar --null -T - -cf - | tar -xf - -C "$work/src"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
+    [ -e "$f" ] && printf '%s\0' "$f"
+  done | tar --null -T - -cf - | tar -xf - -C "$work/src"
+else  # a tree without git (an unpacked archive): everything but the build outputs
+  tar --exclude='./build*' --exclude=./dist --exclude=./.deps --exclude=__pycache__ -cf - . | tar -xf - -C "$work/src"
+fi
 "$python" - "$work/src/pyproject.toml" "$name" <<'PY'
 import re, sys
 path, name = sys.argv[1:]
