@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build gpusort: Ninja,
-# GoogleTest, ccache, IPS4o, Python's headers, NCCL if the toolkit lacks it
-# (Debian packages), CMake >= 3.26
+# GoogleTest, ccache, IPS4o, Python's headers and venv, patchelf, NCCL if the
+# toolkit lacks it (Debian packages), CMake >= 3.26
 # (from PyPI when the system's is older: Debian 12's 3.25 does not know nvcc
 # 13's C++20 flags), for the Python package nanobind, scikit-build-core,
-# NumPy and pytest (PyPI), and the newest CCCL's headers for the bench's CUB
-# peers (PyPI's cuda-cccl wheel, pinned; into .deps/, which git ignores).
+# NumPy and pytest, and auditwheel for its wheel (PyPI), and the newest
+# CCCL's headers for the bench's CUB peers (PyPI's cuda-cccl wheel, pinned;
+# into .deps/, which git ignores).
 # The CUDA toolkit (nvcc) must already be installed, e.g. in /usr/local/cuda.
 set -euo pipefail
 
@@ -20,6 +21,8 @@ command -v python3 >/dev/null || missing+=(python3 python3-pip)
 [ -f /usr/include/ips4o/ips4o.hpp ] || missing+=(libips4o-dev)  # the CPU backend (header only)
 python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null ||
   missing+=(python3-dev)  # the Python module
+python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)  # .ci/run tests the wheel in a venv
+command -v patchelf >/dev/null || missing+=(patchelf)  # auditwheel repair (scripts/wheel.sh)
 # NCCL (the multi-GPU sort, optional): the CUDA toolkit's, else Debian's
 # libnccl-dev when the archive has it; without it gpusort_multi is skipped.
 nccl_found() { [ -f /usr/local/cuda/include/nccl.h ] || [ -f /usr/include/nccl.h ]; }
@@ -46,10 +49,11 @@ if ! cmake_ok; then
 fi
 cmake_ok || { echo "setup: CMake >= 3.26 is required" >&2; exit 1; }
 
-# The Python package's build and test tools.
-if ! python3 -c 'import nanobind, scikit_build_core, numpy, pytest' 2>/dev/null; then
-  echo "setup: installing nanobind, scikit-build-core, numpy and pytest from PyPI"
-  PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check nanobind scikit-build-core numpy pytest
+# The Python package's build and test tools, and the wheel's repair tool.
+if ! python3 -c 'import nanobind, scikit_build_core, numpy, pytest, auditwheel' 2>/dev/null; then
+  echo "setup: installing nanobind, scikit-build-core, numpy, pytest and auditwheel from PyPI"
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check nanobind scikit-build-core numpy \
+    pytest auditwheel
 fi
 
 if ! command -v nvcc >/dev/null; then
