@@ -231,9 +231,9 @@ def test_nan_bits(device, dtype, request):
     x = keys(dtype, (3, 100), seed=7)
     xd = on(device, x)
     for descending in (False, True):
-        same_bits(jax.jit(lambda a: gj.sort(a, descending=descending, nan="bits"))(xd), oracle.sort(x, descending))
+        same_bits(jax.jit(lambda a: gj.sort(a, descending=descending, nan="bits"))(xd), oracle.sort(x, descending, nan="bits"))
         np.testing.assert_array_equal(jax.jit(lambda a: gj.argsort(a, descending=descending, nan="bits"))(xd),
-                                      oracle.argsort(x, descending))
+                                      oracle.argsort(x, descending, nan="bits"))
 
 
 def test_index_dtype(device, x64):
