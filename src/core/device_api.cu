@@ -32,9 +32,24 @@ template <class K> constexpr bool is_built(algorithm a) {
 // 4 to 27% slower than onesweep's passes (2^27 f64 normal, unit, few
 // unique, keys and pairs, NVIDIA H100).
 constexpr std::size_t msd_min_keys = std::size_t(1) << 22;
+// radix_msd's local sort takes up to 110,592 bytes of shared memory a block
+// (8-byte keys with 8-byte values, docs/install.md), more than sm_86, sm_89
+// and sm_120 let one block have (101,376): there automatic keeps to
+// onesweep. Two host queries, no synchronisation (graph capture stays legal).
+constexpr int msd_local_shared_bytes = 110592;
+bool msd_fits_device() {
+  int device = 0, optin = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return optin >= msd_local_shared_bytes;
+}
 template <class K> algorithm resolve(algorithm a, std::size_t n) {
   if (a != algorithm::automatic) return a;
-  if (sizeof(K) == 8 && !key_traits<K>::is_float && n >= msd_min_keys && is_built<K>(algorithm::radix_msd))
+  if (sizeof(K) == 8 && !key_traits<K>::is_float && n >= msd_min_keys && is_built<K>(algorithm::radix_msd) &&
+      msd_fits_device())
     return algorithm::radix_msd;
   return algorithm::radix_onesweep;
 }
