@@ -117,7 +117,9 @@ TYPED_TEST(GpuTopk, OneArray) {
   if (!std::is_integral_v<K>) dists.push_back(dist::float_special);
   dists.push_back(dist::bits20);  // few top digits: candidates past a list, then re-read
   dists.push_back(dist::unit);    // half the keys in one top bucket (torch.rand): re-read by prefix
-  for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(1000), std::size_t(70001), std::size_t(1000003)})
+  // 4095, 4096: one block (the rows path); 4097: the radix select
+  for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(1000), std::size_t(4095), std::size_t(4096),
+                        std::size_t(4097), std::size_t(70001), std::size_t(1000003)})
     for (dist d : dists) {
       const auto keys = h::generate<K>(d, n, 11 + n);
       std::vector<std::size_t> ks = {1, 2, 31, 32, 1024, n - 1, n};
@@ -179,6 +181,21 @@ TEST_F(GpuTopkSanitize, OneArray) {
       GPUSORT_CASE(check_array<float>(h::generate<float>(d, 70001, 5), k, true, true, d));
       GPUSORT_CASE(check_array<std::uint64_t>(h::generate<std::uint64_t>(d, 70001, 6), k, false, true, d));
     }
+}
+
+// Small arrays, one block each (the rows path), and the radix select just
+// past it.
+TEST_F(GpuTopkSanitize, SmallArrays) {
+  for (std::size_t n : {std::size_t(1), std::size_t(37), std::size_t(4096), std::size_t(4097)})
+    for (std::size_t k : {std::size_t(1), std::size_t(16), n})
+      for (bool largest : {true, false})
+        for (bool sorted : {true, false}) {
+          if (k > n) continue;
+          GPUSORT_CASE(check_array<float>(h::generate<float>(dist::float_special, n, 5 + n), k, largest, sorted,
+                                          dist::float_special, gpusort::nan_order::largest));
+          GPUSORT_CASE(check_array<std::uint64_t>(h::generate<std::uint64_t>(dist::few_unique, n, 7 + n), k, largest,
+                                                  sorted, dist::few_unique));
+        }
 }
 
 TYPED_TEST(GpuTopk, KZeroAndErrors) {

@@ -20,9 +20,11 @@ from .bench import _wall_median
 def rows(b, big, ratios):
     """Appends the JAX rows to the Bench b and their ratios; returns a note
     for the CSV's comment lines."""
-    # JAX takes 75% of the GPU at its first call unless told not to; the
-    # PyTorch and CuPy rows of this process keep their own caches.
-    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    # JAX takes 75% of the GPU at its first call; half leaves room for what
+    # PyTorch and CuPy keep (their caches are freed before these rows). Its
+    # pool stays preallocated: with XLA_PYTHON_CLIENT_PREALLOCATE=false each
+    # call waits for XLA's allocation of its buffers (docs/guide.md).
+    os.environ.setdefault("XLA_PYTHON_CLIENT_MEM_FRACTION", "0.5")
     try:
         import jax
         import jax.numpy as jnp

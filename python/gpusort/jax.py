@@ -9,14 +9,17 @@ run inside jax.jit and batch under jax.vmap.
     v, i = jax.vmap(lambda r: gj.top_k(r, 16))(x)           # as jax.lax.top_k
 
 Each call is an XLA FFI custom call (jax.ffi.ffi_call) to the handlers in
-the extension module. On a GPU it runs on XLA's stream with scratch from
-XLA's allocator, with no host synchronisation: the call is as asynchronous
-as JAX's own ops and can be traced, compiled and fused around like them. On
-the CPU platform it runs gpusort's host sort.
+the extension module. On a GPU it runs on XLA's stream, with no host
+synchronisation: the call is as asynchronous as JAX's own ops and can be
+traced, compiled and fused around like them. Its scratch is one more result
+of the custom call, sized when the call is traced, so XLA plans and reuses
+it as it does every buffer of the program. On the CPU platform it runs
+gpusort's host sort (jax.lax.platform_dependent picks the handler).
 
 Shapes: the sorted axis is moved last (a transpose that XLA plans) and every
 other dimension is a row, sorted on its own; jax.vmap adds its batch as one
-more row dimension (vmap_method "broadcast_all").
+more row dimension (a custom_vmap rule, which sizes the scratch for the
+batched call).
 
 Order: ascending, or descending with descending=True; always stable (equal
 keys keep their order; -0.0 and +0.0 are equal). NaNs, by default
@@ -39,7 +42,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _gpusort as _core
-from ._arrays import KEY_OF_DTYPE
+from ._arrays import KEY_CODE_OF_DTYPE, KEY_OF_DTYPE
 
 __all__ = ["sort", "argsort", "top_k"]
 
@@ -103,9 +106,57 @@ def _along(x, axis, fn, call):
     return jax.tree.map(lambda o: jnp.moveaxis(o, -1, a), out)
 
 
-def _ffi(target, results, x, **attrs):
+def _scratch_bytes(op, x, k=0, index_dtype=None, flag=False, sorted_=True, nan_largest=True):
+    """The CUDA handler's scratch for the operand x (its last axis sorted,
+    every other dimension a row), at least one byte; sized on the current
+    device. Without a usable CUDA device the CUDA lowering never runs: one
+    byte stands in."""
+    cols = x.shape[-1] if x.ndim else 1
+    rows = x.size // cols if cols else 0
+    ib = np.dtype(index_dtype).itemsize if index_dtype is not None else 8
+    try:
+        need = _core.xla_scratch_bytes(op, KEY_CODE_OF_DTYPE[x.dtype.name], rows, cols, k, ib, bool(flag),
+                                       bool(sorted_), bool(nan_largest))
+    except (RuntimeError, ValueError):
+        if _core.gpu_available():
+            raise
+        need = 0
+    return max(int(need), 1)
+
+
+def _ffi(target, results, x, scratch, **attrs):
+    """The custom call `target` on x. results(y): the results' shapes for
+    an operand y (a ShapeDtypeStruct or a tuple of them); scratch(y): its
+    scratch bytes. The CUDA handler returns the scratch as one more result,
+    the CPU handler has none: jax.lax.platform_dependent picks by the
+    platform the program is lowered for. A batch under jax.vmap becomes
+    more rows of the same call, its results and scratch shaped for them."""
     attrs = {name: np.bool_(value) for name, value in attrs.items()}
-    return jax.ffi.ffi_call(target, results, vmap_method="broadcast_all")(x, **attrs)
+    single = not isinstance(results(x), tuple)
+
+    def outs(y):
+        r = results(y)
+        return (r,) if single else r
+
+    def cuda(y):
+        got = jax.ffi.ffi_call(target, (*outs(y), jax.ShapeDtypeStruct((scratch(y),), np.uint8)))(y, **attrs)
+        return tuple(got[:-1])
+
+    def cpu(y):
+        return tuple(jax.ffi.ffi_call(target, outs(y))(y, **attrs))
+
+    @jax.custom_batching.custom_vmap
+    def call(y):
+        return jax.lax.platform_dependent(y, cpu=cpu, default=cuda)
+
+    @call.def_vmap
+    def _batched(axis_size, in_batched, y):
+        # the batch axis comes first: one more row dimension of the same call
+        got = call(y)
+        return got, (in_batched[0],) * len(got)
+
+    got = call(x)
+    return got[0] if single else got
 
 
 # ---- the calls along the last axis, with their derivatives ------------------------------
@@ -120,14 +171,17 @@ def _gather(a, i):
 
 def _argsort_last(y, descending, nan_largest, idx):
     # stop_gradient: integer indices carry no derivative, so the call needs no JVP rule
-    return _ffi("gpusort_argsort", jax.ShapeDtypeStruct(y.shape, idx), jax.lax.stop_gradient(y),
+    y = jax.lax.stop_gradient(y)
+    return _ffi("gpusort_argsort", lambda z: jax.ShapeDtypeStruct(z.shape, idx), y,
+                lambda z: _scratch_bytes("argsort", z, index_dtype=idx, flag=descending, nan_largest=nan_largest),
                 descending=descending, nan_largest=nan_largest)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2))
 def _sort_last(y, descending, nan_largest):
-    return _ffi("gpusort_sort", jax.ShapeDtypeStruct(y.shape, y.dtype), y, descending=descending,
-                nan_largest=nan_largest)
+    return _ffi("gpusort_sort", lambda z: jax.ShapeDtypeStruct(z.shape, z.dtype), y,
+                lambda z: _scratch_bytes("sort", z, flag=descending, nan_largest=nan_largest),
+                descending=descending, nan_largest=nan_largest)
 
 
 @_sort_last.defjvp
@@ -139,9 +193,13 @@ def _sort_last_jvp(descending, nan_largest, primals, tangents):
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4, 5))
 def _top_k_last(y, k, largest, sorted_, nan_largest, idx):
-    shape = y.shape[:-1] + (k,)
-    results = (jax.ShapeDtypeStruct(shape, y.dtype), jax.ShapeDtypeStruct(shape, idx))
-    return tuple(_ffi("gpusort_topk", results, y, largest=largest, sorted=sorted_, nan_largest=nan_largest))
+    def results(z):
+        shape = z.shape[:-1] + (k,)
+        return jax.ShapeDtypeStruct(shape, z.dtype), jax.ShapeDtypeStruct(shape, idx)
+
+    scratch = lambda z: _scratch_bytes("topk", z, k=k, index_dtype=idx, flag=largest, sorted_=sorted_,  # noqa: E731
+                                       nan_largest=nan_largest)
+    return tuple(_ffi("gpusort_topk", results, y, scratch, largest=largest, sorted=sorted_, nan_largest=nan_largest))
 
 
 @_top_k_last.defjvp

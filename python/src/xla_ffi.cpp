@@ -7,11 +7,12 @@
 // (..., m) is n / m rows of m keys: runtime.hpp's rows entry, which sorts
 // each row on its own.
 //
-// CUDA. The handlers run on the stream XLA gives the call and take their
-// scratch from XLA's scratch allocator: runtime.hpp's two-phase calls (size
-// the scratch, then sort), queued on that stream with no host
-// synchronisation, so the call is as asynchronous as XLA's own ops. XLA
-// frees the scratch after the call in stream order.
+// CUDA. The handlers run on the stream XLA gives the call, with their
+// scratch as one more result: runtime.hpp's two-phase calls, sized at trace
+// time (xla_scratch_bytes) and queued on that stream with no host
+// synchronisation, so the call is as asynchronous as XLA's own ops, and XLA
+// plans the scratch as it plans every buffer. (XLA's FFI scratch allocator,
+// used at first, refused 1.1 GB for 2^28 f32 keys on an 80 GB GPU.)
 //
 // CPU. The handlers run runtime.hpp's host calls (a GPU when present, else
 // the parallel CPU sort) and return when done, as XLA's CPU ops do. Top-k,
@@ -23,6 +24,7 @@
 
 #include <gpusort/runtime.hpp>
 
+#include <nanobind/stl/string.h>
 #include <xla/ffi/api/ffi.h>
 
 #include <cuda_runtime_api.h>
@@ -133,63 +135,108 @@ ffi::Error guarded(const char* op, Body&& body) {
   }
 }
 
-// A two-phase device call: `call(nullptr, bytes)` sizes the scratch, which
-// comes from XLA's allocator, then `call(temp, bytes)` queues the work. A
-// zero size still gets a (non-null) block: a null temp only sizes.
+// The CUDA calls, both phases: with a null temp they only size the scratch
+// into `bytes` (xla_scratch_bytes, at trace time), else they queue the work.
+// `x`, `out` and `out2` are the operand and the results.
+void sort_call(void* temp, std::size_t& bytes, const rows_of& r, const void* x, void* out,
+               const gpusort::options& opt) {
+  gpusort::sort_device(temp, bytes, r.spec, x, out, nullptr, nullptr, 0, opt);
+}
+
+void argsort_call(void* temp, std::size_t& bytes, const rows_of& r, const void* x, void* indices, int ib,
+                  const gpusort::options& opt) {
+  gpusort::argsort_device(temp, bytes, r.spec, x, indices, ib, opt);
+}
+
+gpusort::topk_options topk_opts(bool largest, bool sorted, bool nan_largest, cudaStream_t stream) {
+  gpusort::topk_options opt;
+  opt.largest = largest;
+  opt.sorted = sorted;
+  opt.stream = stream;
+  opt.nans = nan_order_of(nan_largest);
+  return opt;
+}
+
+void topk_call(void* temp, std::size_t& bytes, const rows_of& r, std::size_t k, const void* x, void* values,
+               void* indices, int ib, const gpusort::topk_options& opt) {
+  gpusort::topk_device(temp, bytes, r.spec, k, x, values, indices, ib, opt);
+}
+
+// The scratch is the call's last result, a uint8 array that gpusort.jax sizes
+// at trace time with xla_scratch_bytes (the same sizing as here), so that XLA
+// plans it as it plans every buffer of the program. `call(nullptr, bytes)`
+// sizes, `call(temp, bytes)` queues the work.
 template <class Call>
-void two_phase(ffi::ScratchAllocator& scratch, const char* op, Call&& call) {
-  std::size_t bytes = 0;
-  call(nullptr, bytes);
-  const auto temp = scratch.Allocate(std::max<std::size_t>(bytes, 1), 256);
-  if (!temp || !*temp)
-    throw gpusort::error(errc::out_of_memory,
-                         std::string(op) + ": XLA's scratch allocator gave no " + std::to_string(bytes) + " bytes");
-  call(*temp, bytes);
+void with_scratch(ffi::AnyBuffer& scratch, const char* op, Call&& call) {
+  std::size_t need = 0;
+  call(nullptr, need);
+  std::size_t have = scratch.size_bytes();
+  if (!scratch.untyped_data() || have < need)
+    throw gpusort::error(errc::invalid_argument, std::string(op) + ": the scratch result holds " + std::to_string(have) +
+                                                     " bytes, and the call needs " + std::to_string(need) +
+                                                     " (it was sized for another device?)");
+  call(scratch.untyped_data(), have);
 }
 
 // ---- CUDA --------------------------------------------------------------------
-ffi::Error sort_cuda(cudaStream_t stream, ffi::ScratchAllocator scratch, bool descending, bool nan_largest,
-                     ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y) {
+ffi::Error sort_cuda(cudaStream_t stream, bool descending, bool nan_largest, ffi::AnyBuffer x,
+                     ffi::Result<ffi::AnyBuffer> y, ffi::Result<ffi::AnyBuffer> scratch) {
   return guarded("gpusort_sort", [&] {
     const rows_of r = describe(x, "gpusort_sort");
     if (r.spec.n == 0) return;
     const gpusort::options opt = sort_options(descending, nan_largest, stream);
-    two_phase(scratch, "gpusort_sort", [&](void* temp, std::size_t& bytes) {
-      gpusort::sort_device(temp, bytes, r.spec, x.untyped_data(), y->untyped_data(), nullptr, nullptr, 0, opt);
+    with_scratch(*scratch, "gpusort_sort", [&](void* temp, std::size_t& bytes) {
+      sort_call(temp, bytes, r, x.untyped_data(), y->untyped_data(), opt);
     });
   });
 }
 
-ffi::Error argsort_cuda(cudaStream_t stream, ffi::ScratchAllocator scratch, bool descending, bool nan_largest,
-                        ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> indices) {
+ffi::Error argsort_cuda(cudaStream_t stream, bool descending, bool nan_largest, ffi::AnyBuffer x,
+                        ffi::Result<ffi::AnyBuffer> indices, ffi::Result<ffi::AnyBuffer> scratch) {
   return guarded("gpusort_argsort", [&] {
     const rows_of r = describe(x, "gpusort_argsort");
     const int ib = index_bytes_of(*indices, r.cols, "gpusort_argsort");
     if (r.spec.n == 0) return;
     const gpusort::options opt = sort_options(descending, nan_largest, stream);
-    two_phase(scratch, "gpusort_argsort", [&](void* temp, std::size_t& bytes) {
-      gpusort::argsort_device(temp, bytes, r.spec, x.untyped_data(), indices->untyped_data(), ib, opt);
+    with_scratch(*scratch, "gpusort_argsort", [&](void* temp, std::size_t& bytes) {
+      argsort_call(temp, bytes, r, x.untyped_data(), indices->untyped_data(), ib, opt);
     });
   });
 }
 
-ffi::Error topk_cuda(cudaStream_t stream, ffi::ScratchAllocator scratch, bool largest, bool sorted, bool nan_largest,
-                     ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> values, ffi::Result<ffi::AnyBuffer> indices) {
+ffi::Error topk_cuda(cudaStream_t stream, bool largest, bool sorted, bool nan_largest, ffi::AnyBuffer x,
+                     ffi::Result<ffi::AnyBuffer> values, ffi::Result<ffi::AnyBuffer> indices,
+                     ffi::Result<ffi::AnyBuffer> scratch) {
   return guarded("gpusort_topk", [&] {
     const rows_of r = describe(x, "gpusort_topk");
     const int ib = index_bytes_of(*indices, r.cols, "gpusort_topk");
     const std::size_t k = k_of(*values, r.cols);
     if (r.spec.n == 0 || k == 0) return;
-    gpusort::topk_options opt;
-    opt.largest = largest;
-    opt.sorted = sorted;
-    opt.stream = stream;
-    opt.nans = nan_order_of(nan_largest);
-    two_phase(scratch, "gpusort_topk", [&](void* temp, std::size_t& bytes) {
-      gpusort::topk_device(temp, bytes, r.spec, k, x.untyped_data(), values->untyped_data(),
-                           indices->untyped_data(), ib, opt);
+    const gpusort::topk_options opt = topk_opts(largest, sorted, nan_largest, stream);
+    with_scratch(*scratch, "gpusort_topk", [&](void* temp, std::size_t& bytes) {
+      topk_call(temp, bytes, r, k, x.untyped_data(), values->untyped_data(), indices->untyped_data(), ib, opt);
     });
   });
+}
+
+// The scratch bytes of a CUDA call on the current device, for its operand's
+// key type and (rows, cols) shape: what the handler above will check. The
+// sizing phase reads no memory; it sees stand-in addresses, one per buffer.
+std::size_t xla_scratch_bytes(const std::string& op, int key, std::size_t rows, std::size_t cols, std::size_t k,
+                              int index_bytes, bool flag, bool sorted, bool nan_largest) {
+  if (key < 0 || key >= gpusort::key_type_count)
+    throw gpusort::error(errc::invalid_argument, "xla_scratch_bytes: unknown key type code " + std::to_string(key));
+  rows_of r;
+  r.spec = gpusort::sort_spec{gpusort::key_type(key), rows * cols, cols == 0 ? 0 : rows};
+  r.cols = cols;
+  if (r.spec.n == 0 || (op == "topk" && k == 0)) return 0;
+  const auto at = [](std::uintptr_t i) { return reinterpret_cast<void*>(i << 32); };
+  std::size_t bytes = 0;
+  if (op == "sort") sort_call(nullptr, bytes, r, at(1), at(2), sort_options(flag, nan_largest, nullptr));
+  else if (op == "argsort") argsort_call(nullptr, bytes, r, at(1), at(2), index_bytes, sort_options(flag, nan_largest, nullptr));
+  else if (op == "topk") topk_call(nullptr, bytes, r, k, at(1), at(2), at(3), index_bytes, topk_opts(flag, sorted, nan_largest, nullptr));
+  else throw gpusort::error(errc::invalid_argument, "xla_scratch_bytes: unknown call '" + op + "'");
+  return bytes;
 }
 
 // ---- CPU (host memory) ----------------------------------------------------------
@@ -251,8 +298,8 @@ ffi::Error topk_cpu(bool largest, bool sorted, bool nan_largest, ffi::AnyBuffer 
 namespace {
 
 // The handlers' signatures, as XLA passes their arguments (in this order):
-// the CUDA ones first take XLA's stream and scratch allocator.
-auto on_cuda() { return ffi::Ffi::Bind().Ctx<ffi::PlatformStream<cudaStream_t>>().Ctx<ffi::ScratchAllocator>(); }
+// the CUDA ones first take XLA's stream, and return their scratch last.
+auto on_cuda() { return ffi::Ffi::Bind().Ctx<ffi::PlatformStream<cudaStream_t>>(); }
 auto on_cpu() { return ffi::Ffi::Bind(); }
 
 // (descending, nan_largest; keys) -> sorted keys, or indices.
@@ -271,9 +318,12 @@ auto topk_signature(Binding&& b) {
 
 }  // namespace
 
-XLA_FFI_DEFINE_HANDLER_SYMBOL(gpusort_xla_sort_cuda, sort_cuda, sort_signature(on_cuda()));
-XLA_FFI_DEFINE_HANDLER_SYMBOL(gpusort_xla_argsort_cuda, argsort_cuda, sort_signature(on_cuda()));
-XLA_FFI_DEFINE_HANDLER_SYMBOL(gpusort_xla_topk_cuda, topk_cuda, topk_signature(on_cuda()));
+XLA_FFI_DEFINE_HANDLER_SYMBOL(gpusort_xla_sort_cuda, sort_cuda,
+                              sort_signature(on_cuda()).Ret<ffi::AnyBuffer>());
+XLA_FFI_DEFINE_HANDLER_SYMBOL(gpusort_xla_argsort_cuda, argsort_cuda,
+                              sort_signature(on_cuda()).Ret<ffi::AnyBuffer>());
+XLA_FFI_DEFINE_HANDLER_SYMBOL(gpusort_xla_topk_cuda, topk_cuda,
+                              topk_signature(on_cuda()).Ret<ffi::AnyBuffer>());
 XLA_FFI_DEFINE_HANDLER_SYMBOL(gpusort_xla_sort_cpu, sort_cpu, sort_signature(on_cpu()));
 XLA_FFI_DEFINE_HANDLER_SYMBOL(gpusort_xla_argsort_cpu, argsort_cpu, sort_signature(on_cpu()));
 XLA_FFI_DEFINE_HANDLER_SYMBOL(gpusort_xla_topk_cpu, topk_cpu, topk_signature(on_cpu()));
@@ -298,4 +348,8 @@ void add_xla_ffi(nb::module_& m) {
     targets["CUDA"] = cuda;
     return targets;
   }, "The XLA FFI handlers behind gpusort.jax, by platform: {platform: {target name: capsule}}.");
+  m.def("xla_scratch_bytes", &xla_scratch_bytes, nb::arg("op"), nb::arg("key"), nb::arg("rows"), nb::arg("cols"),
+        nb::arg("k"), nb::arg("index_bytes"), nb::arg("flag"), nb::arg("sorted"), nb::arg("nan_largest"),
+        "The scratch bytes of the CUDA handler `op` ('sort', 'argsort', 'topk') on the current device; flag is "
+        "descending (sort, argsort) or largest (topk).");
 }
