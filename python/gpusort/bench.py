@@ -295,10 +295,28 @@ def run(args):
     return _finish(b, args, torch, cupy, name, overhead, ratios)
 
 
+def _commit():
+    """The gpusort commit measured: $GPUSORT_COMMIT, else the checkout's HEAD
+    where the bench runs from one (with '+' for uncommitted changes), else
+    'unknown'."""
+    if os.environ.get("GPUSORT_COMMIT"):
+        return os.environ["GPUSORT_COMMIT"]
+    import subprocess
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    if head.returncode != 0:
+        return "unknown"
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+
+
 def _finish(b, args, torch, cupy, name, overhead, ratios):
     """Prints the '#' lines and appends them and the rows to --csv; the exit status."""
     header = [f"# python: {sys.version.split()[0]}, torch {torch.__version__}, cupy {cupy.__version__ if cupy else '-'}, "
-              f"numpy {np.__version__}, device {name}",
+              f"numpy {np.__version__}, device {name}, CUDA {torch.version.cuda}, gpusort commit {_commit()}",
               "# python peers: torch.sort / torch.argsort (default, unstable; values + int64 indices), cupy.sort / "
               "cupy.argsort, numpy.sort (quicksort, one thread); py_* inputs are torch tensors, except u64 host rows "
               "(NumPy arrays)",
