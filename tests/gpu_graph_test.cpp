@@ -18,9 +18,10 @@
 // Sizes 1, 1000, 100000 and 3000000 reach every family's multi-level paths
 // (sample sort's second level, quicksort's third, radix_msd's levels); the
 // teaching sorts take smaller ones. A segmented sort is captured the same
-// way. Not captured: the host-memory sort (gpusort::sort on a host span),
+// way, and so is a sort by three passes of columns. Not captured: the host-memory sort (gpusort::sort on a host span),
 // whose pipeline stages chunks through pinned buffers and synchronises with
 // the host by design.
+#include "columns_cases.hpp"
 #include "gpu_util.hpp"
 #include "harness/harness.hpp"
 #include "key_types.hpp"
@@ -34,6 +35,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -272,6 +274,39 @@ TEST_F(GpuGraph, SegmentedSort) {
   capture_segmented<std::uint32_t>();
   if (HasFatalFailure()) return;
   capture_segmented<double>();
+}
+
+// A sort by columns of three passes (packs, iota, radix sorts, widening)
+// captured the same way, against the stable oracle of columns_cases.hpp.
+TEST_F(GpuGraph, SortByColumns) {
+  const std::size_t n = 300001;
+  const auto table = column_tables()[5];
+  std::vector<table_column> cols;
+  std::vector<std::unique_ptr<device_buffer<std::uint8_t>>> bufs;
+  std::vector<const void*> data;
+  for (std::size_t c = 0; c < table.size(); ++c) {
+    cols.push_back(make_column(table[c], n, 5 + c, gpusort::nan_order::largest));
+    bufs.push_back(std::make_unique<device_buffer<std::uint8_t>>(cols.back().bytes));
+    data.push_back(bufs.back()->data());
+  }
+  const auto keys = key_columns(cols, data);
+  const auto want = column_oracle(cols, n);
+  cuda_stream stream;
+  gpusort::options opt;
+  opt.nans = gpusort::nan_order::largest;
+  opt.stream = stream.get();
+  device_buffer<std::int64_t> idx(n);
+  std::size_t bytes = 0;
+  gpusort::sort_by_columns_device(nullptr, bytes, keys.data(), keys.size(), n, idx.data(), 8, opt);
+  device_buffer<std::uint8_t> temp(bytes);
+  const captured_graph graph(stream.get(), [&] {
+    gpusort::sort_by_columns_device(temp.data(), bytes, keys.data(), keys.size(), n, idx.data(), 8, opt);
+  });
+  for (int replay = 0; replay < 2; ++replay) {
+    idx.fill_bytes(0x5A);
+    graph.launch(stream.get());
+    ASSERT_EQ(idx.download(), want) << describe(cols, n) << " replay " << replay;
+  }
 }
 
 }  // namespace

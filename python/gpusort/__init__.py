@@ -31,10 +31,11 @@ input is never changed then), RuntimeError for a CUDA failure.
 from . import _arrays, _axes, _options
 from . import _gpusort as _core
 from ._arrays import HOST, DeviceArray
+from ._columns import lexsort, sort_by
 from ._partition import argpartition, partition
 
 __all__ = ["sort", "sort_", "argsort", "topk", "sort_pairs", "sort_pairs_", "segmented_sort", "partition",
-           "argpartition", "gpu_available", "release_memory", "algorithms", "DeviceArray"]
+           "argpartition", "sort_by", "lexsort", "gpu_available", "release_memory", "algorithms", "DeviceArray"]
 __version__ = "0.1.0"
 
 _ALGOS = dict(_core.algorithm_names())  # name -> stable

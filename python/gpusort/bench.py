@@ -12,6 +12,8 @@ with algorithms py_sort, py_argsort, torch_sort, torch_argsort, cupy_sort,
 cupy_argsort, numpy_sort, and py_topk_k<K> against torch_topk_k<K>. `value` is the index type a call returns
 (torch.sort returns indices too), or '-'. Where JAX has a GPU, gpusort.jax's
 calls under jax.jit against JAX's (jax_py_* against jax_*: _bench_jax.py).
+Several key columns: gpusort.sort_by against chained torch.argsort and
+cupy.lexsort (_bench_columns.py).
 --real runs the real-data rows instead: sort and argsort (int32 indices for
 gpusort) of f32 f64 i32 i64 u32 u64 keys at 2^27 and 2^28 on the
 distributions of gpusort._dists (as the C++ bench's: normal, unit, grid for
@@ -265,6 +267,11 @@ def run(args):
             del xc
         del x, ours, ref
     torch.cuda.empty_cache()
+
+    # ---- several key columns: the permutation of a table's rows ------------------------------
+    if not args.topk_only:
+        from . import _bench_columns
+        _bench_columns.rows(b, 1 << (22 if args.quick else 27), torch, cupy, ttime, cupy_elapsed, ratios)
 
     # ---- top-k against torch.topk -------------------------------------------------------------
     # torch.rand keys: distribution "unit" (floats in [0, 1), as gpusort's harness names them)

@@ -21,6 +21,7 @@
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/vector.h>
 
+#include <gpusort/columns.hpp>
 #include <gpusort/runtime.hpp>
 
 #ifdef GPUSORT_XLA_FFI
@@ -227,6 +228,19 @@ gpusort::sort_spec make_spec(int key, std::size_t n, std::size_t rows) {
 
 template <class T> T* addr(std::uintptr_t a) { return reinterpret_cast<T*>(a); }
 
+std::vector<gpusort::key_column> key_columns(const std::vector<int>& keys, const std::vector<std::uintptr_t>& ptrs,
+                                             const std::vector<bool>& descending) {
+  if (ptrs.size() != keys.size() || descending.size() != keys.size())
+    fail(errc::invalid_argument, "sort_by_columns: keys, ptrs and descending differ in length");
+  std::vector<gpusort::key_column> cols;
+  for (std::size_t c = 0; c < keys.size(); ++c) {
+    const gpusort::sort_spec s = make_spec(keys[c], 0, 1);  // checks the code
+    cols.push_back({s.key, addr<const void>(ptrs[c]),
+                    descending[c] ? gpusort::order::descending : gpusort::order::ascending});
+  }
+  return cols;
+}
+
 }  // namespace
 
 NB_MODULE(_gpusort, m) {
@@ -355,6 +369,37 @@ NB_MODULE(_gpusort, m) {
         nb::arg("key"), nb::arg("n"), nb::arg("rows"), nb::arg("keys_in"), nb::arg("indices_out"),
         nb::arg("index_bytes"), nb::arg("descending"), nb::arg("algo"), nb::arg("begin_bit"),
         nb::arg("end_bit"), nb::arg("force_cpu"), nb::arg("nan_largest") = false);
+
+  // The sort by columns: keys[c] (key type codes), ptrs[c] (addresses of n
+  // keys each) and descending[c], first column primary.
+  m.def("sort_by_columns_device",
+        [](const std::vector<int>& keys, const std::vector<std::uintptr_t>& ptrs, const std::vector<bool>& descending,
+           std::size_t n, std::uintptr_t indices_out, int index_bytes, bool nan_largest, std::uintptr_t stream,
+           int device, std::uintptr_t temp, std::size_t temp_bytes, std::int64_t pool_max) {
+          const std::vector<gpusort::key_column> cols = key_columns(keys, ptrs, descending);
+          gpusort::options opt = make_options(false, "auto", 0, -1, stream, nan_largest);
+          nb::gil_scoped_release quiet;
+          device_guard g(device);
+          return with_scratch(
+              [&](void* t, std::size_t& bytes) {
+                gpusort::sort_by_columns_device(t, bytes, cols.data(), cols.size(), n, addr<void>(indices_out),
+                                                index_bytes, opt);
+              },
+              temp, temp_bytes, pool_max, device, opt.stream);
+        },
+        nb::arg("keys"), nb::arg("ptrs"), nb::arg("descending"), nb::arg("n"), nb::arg("indices_out"),
+        nb::arg("index_bytes"), nb::arg("nan_largest"), nb::arg("stream"), nb::arg("device"), nb::arg("temp") = 0,
+        nb::arg("temp_bytes") = 0, nb::arg("pool_max") = -1);
+  m.def("sort_by_columns_host",
+        [](const std::vector<int>& keys, const std::vector<std::uintptr_t>& ptrs, const std::vector<bool>& descending,
+           std::size_t n, std::uintptr_t indices_out, int index_bytes, bool nan_largest) {
+          const std::vector<gpusort::key_column> cols = key_columns(keys, ptrs, descending);
+          const gpusort::options opt = make_options(false, "auto", 0, -1, 0, nan_largest);
+          nb::gil_scoped_release quiet;
+          gpusort::sort_by_columns_host(cols.data(), cols.size(), n, addr<void>(indices_out), index_bytes, opt);
+        },
+        nb::arg("keys"), nb::arg("ptrs"), nb::arg("descending"), nb::arg("n"), nb::arg("indices_out"),
+        nb::arg("index_bytes"), nb::arg("nan_largest"));
 
   m.def("segmented_sort_device",
         [](int key, std::size_t n, std::size_t segments, std::uintptr_t keys, std::uintptr_t vals, std::size_t val_size,

@@ -16,6 +16,7 @@
 #include "core/rows.hpp"
 #include "core/segmented_rows.hpp"
 #include "core/validate.hpp"
+#include "core/with_key.hpp"
 #include "host/staging.hpp"
 
 #include <gpusort/detail/core/temp_layout.hpp>
@@ -35,23 +36,7 @@ namespace gpusort {
 
 namespace {
 
-template <class F> void with_key(key_type t, F&& f) {
-  switch (t) {
-    case key_type::u8: return f.template operator()<std::uint8_t>();
-    case key_type::u16: return f.template operator()<std::uint16_t>();
-    case key_type::u32: return f.template operator()<std::uint32_t>();
-    case key_type::u64: return f.template operator()<std::uint64_t>();
-    case key_type::i8: return f.template operator()<std::int8_t>();
-    case key_type::i16: return f.template operator()<std::int16_t>();
-    case key_type::i32: return f.template operator()<std::int32_t>();
-    case key_type::i64: return f.template operator()<std::int64_t>();
-    case key_type::f16: return f.template operator()<__half>();
-    case key_type::bf16: return f.template operator()<__nv_bfloat16>();
-    case key_type::f32: return f.template operator()<float>();
-    case key_type::f64: return f.template operator()<double>();
-  }
-  throw error(errc::invalid_argument, "gpusort: unknown key type " + std::to_string(int(t)));
-}
+using detail::with_key;
 
 constexpr std::array<key_type, key_type_count> all_keys = {
     key_type::u8,  key_type::u16, key_type::u32, key_type::u64,  key_type::i8,  key_type::i16,

@@ -1,0 +1,185 @@
+// gpusort::sort_by_columns_device and _host (columns.hpp): the plan's passes
+// (plan.hpp), each a pack (pack.cu) and one stable radix sort of (packed
+// key, row) pairs through the run-time API.
+//
+// Device scratch (both phases carve it with temp_layout): the columns'
+// minima (pack.hpp: the bits that never vary are cleared), the packed keys
+// and their sorted copy (8 or 4 bytes a row each), two row buffers (4 bytes
+// a row while n < 2^32, else 8) and the inner sort's own scratch. The first
+// pass packs the rows in input order and sorts them with their indices; each
+// later pass packs through the order of the pass before. The last pass sorts
+// its rows straight into the output when it has the output's width; int64
+// output of 32-bit rows is widened at the end.
+#include "columns/ordered.hpp"
+#include "columns/pack.hpp"
+#include "columns/plan.hpp"
+#include "core/rows.hpp"
+#include "core/with_key.hpp"
+
+#include <gpusort/columns.hpp>
+#include <gpusort/detail/core/context.hpp>
+#include <gpusort/detail/core/temp_layout.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpusort {
+
+namespace {
+
+using detail::call_context;
+using detail::temp_layout;
+namespace cols = detail::columns;
+
+void check_call(const call_context& ctx, const key_column* columns, std::size_t num_columns, std::size_t n,
+                const void* indices_out, int index_bytes) {
+  if (index_bytes != 4 && index_bytes != 8)
+    ctx.fail(errc::invalid_argument, "index width must be 4 or 8 bytes, not " + std::to_string(index_bytes));
+  if (index_bytes == 4 && n > 0x7FFFFFFFull)
+    ctx.fail(errc::invalid_argument, "int32 indices for " + std::to_string(n) + " rows");
+  if (num_columns > 0 && !columns) ctx.fail(errc::invalid_argument, "null column list");
+  if (n == 0) return;
+  if (!indices_out) ctx.fail(errc::invalid_argument, "null indices with n > 0");
+  for (std::size_t c = 0; c < num_columns; ++c) {
+    if (int(columns[c].key) < 0 || int(columns[c].key) >= key_type_count)
+      ctx.fail(errc::invalid_argument, "column " + std::to_string(c) + ": unknown key type");
+    if (!columns[c].data) ctx.fail(errc::invalid_argument, "column " + std::to_string(c) + ": null data with n > 0");
+  }
+}
+
+std::vector<unsigned> widths_of(const key_column* columns, std::size_t num_columns) {
+  std::vector<unsigned> w(num_columns);
+  for (std::size_t c = 0; c < num_columns; ++c) w[c] = unsigned(size_of(columns[c].key) * 8);
+  return w;
+}
+
+// One pass's columns as the pack kernel reads them: each with its shift,
+// direction and NaN test (key_order's, for opt.nans).
+cols::packed_group group_of(const cols::pass& p, const key_column* columns, const options& opt) {
+  cols::packed_group g;
+  g.count = int(p.columns.size());
+  g.key_bytes = int(p.key_bytes);
+  for (std::size_t i = 0; i < p.columns.size(); ++i) {
+    const key_column& c = columns[p.columns[i].column];
+    cols::packed_column& pc = g.columns[i];
+    pc.data = c.data;
+    pc.key = int(c.key);
+    pc.shift = p.columns[i].shift;
+    pc.descending = c.direction == order::descending;
+    detail::with_key(c.key, [&]<class K>() {
+      const detail::key_order<K> o(false, 0, detail::key_traits<K>::width, opt.nans == nan_order::largest);
+      pc.nan_lo = o.nan_lo;
+      pc.nan_span = o.nan_span;
+    });
+  }
+  return g;
+}
+
+key_type packed_key(const cols::pass& p) { return p.key_bytes == 4 ? key_type::u32 : key_type::u64; }
+
+options inner_options(const options& opt) {
+  options o;
+  o.stream = opt.stream;  // ascending, every bit, the automatic (stable) radix sort
+  return o;
+}
+
+}  // namespace
+
+void sort_by_columns_device(void* temp, std::size_t& temp_bytes, const key_column* columns, std::size_t num_columns,
+                            std::size_t n, void* indices_out, int index_bytes, const options& opt) {
+  call_context ctx = detail::make_context("sort_by_columns", "columns", "radix", n, temp ? temp_bytes : 0);
+  check_call(ctx, columns, num_columns, n, indices_out, index_bytes);
+  const std::vector<cols::pass> plan = cols::make_plan(widths_of(columns, num_columns));
+  const bool wide = n > 0xFFFFFFFFull;  // rows carried as u64
+  const int row_bytes = wide ? 8 : 4;
+  const options inner = inner_options(opt);
+  const auto phases = [&](void* base) {
+    const bool sizing = base == nullptr;
+    temp_layout L(base);
+    std::size_t key_bytes = 4;
+    for (const cols::pass& p : plan) key_bytes = std::max<std::size_t>(key_bytes, p.key_bytes);
+    auto* mins = L.take<std::uint64_t>(cols::max_packed);
+    void* keys = L.take<std::uint8_t>(n * key_bytes);
+    void* sorted_keys = L.take<std::uint8_t>(n * key_bytes);
+    void* rows[2] = {L.take<std::uint8_t>(n * std::size_t(row_bytes)), L.take<std::uint8_t>(n * std::size_t(row_bytes))};
+    std::size_t inner_bytes = 0;
+    for (const cols::pass& p : plan) {
+      std::size_t b = 0;
+      sort_device(nullptr, b, sort_spec{packed_key(p), n, 1}, detail::stand_in<void>(0), detail::stand_in<void>(1),
+                  detail::stand_in<void>(2), detail::stand_in<void>(3), std::size_t(row_bytes), inner);
+      inner_bytes = std::max(inner_bytes, b);
+    }
+    void* inner_temp = L.take<std::uint8_t>(inner_bytes);
+    if (sizing || n == 0) return L.bytes();
+    if (plan.empty()) {  // no columns: the rows keep their order
+      detail::launch_row_iota(ctx, indices_out, index_bytes, n, n, opt.stream);
+      return L.bytes();
+    }
+    detail::launch_row_iota(ctx, rows[0], row_bytes, n, n, opt.stream);
+    int at = 0;  // rows[at]: the order so far
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+      const bool last = i + 1 == plan.size();
+      const cols::packed_group g = group_of(plan[i], columns, opt);
+      cols::launch_column_mins(ctx, g, mins, n, opt.stream);
+      cols::launch_pack(ctx, g, mins, i == 0 ? nullptr : rows[at], wide, keys, n, opt.stream);
+      void* into = last && index_bytes == row_bytes ? indices_out : rows[1 - at];
+      std::size_t b = inner_bytes;
+      sort_device(inner_temp, b, sort_spec{packed_key(plan[i]), n, 1}, keys, sorted_keys, rows[at], into,
+                  std::size_t(row_bytes), inner);
+      if (into == indices_out) return L.bytes();
+      at = 1 - at;
+    }
+    detail::launch_widen(ctx, rows[at], indices_out, n, opt.stream);  // u32 rows, int64 output
+    return L.bytes();
+  };
+  const std::size_t need = phases(nullptr);
+  if (!temp) {
+    temp_bytes = need;
+    return;
+  }
+  if (temp_bytes < need)
+    ctx.fail(errc::invalid_argument,
+             "temp_bytes " + std::to_string(temp_bytes) + " is less than the " + std::to_string(need) + " bytes needed");
+  phases(temp);
+}
+
+void sort_by_columns_device(const key_column* columns, std::size_t num_columns, std::size_t n, void* indices_out,
+                            int index_bytes, const options& opt) {
+  detail::allocating_call(detail::make_context("sort_by_columns", "columns", "radix", n), opt.stream,
+                          [&](void* temp, std::size_t& bytes) {
+                            sort_by_columns_device(temp, bytes, columns, num_columns, n, indices_out, index_bytes,
+                                                   opt);
+                          });
+}
+
+// The host: the same passes, packed by every core, each sorted by
+// std::stable_sort of (packed key, row) pairs on the key.
+void sort_by_columns_host(const key_column* columns, std::size_t num_columns, std::size_t n, void* indices_out,
+                          int index_bytes, const options& opt) {
+  const call_context ctx = detail::make_context("sort_by_columns_host", "columns", "merge", n);
+  check_call(ctx, columns, num_columns, n, indices_out, index_bytes);
+  const std::vector<cols::pass> plan = cols::make_plan(widths_of(columns, num_columns));
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> rows(n);  // (packed key, row)
+  for (std::size_t i = 0; i < n; ++i) rows[i].second = i;
+  for (const cols::pass& p : plan) {
+    const cols::packed_group g = group_of(p, columns, opt);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
+      std::uint64_t k = 0;
+      for (int c = 0; c < g.count; ++c)
+        k |= cols::ordered_any(g.columns[c], std::size_t(rows[i].second)) << g.columns[c].shift;
+      rows[i].first = k;
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (index_bytes == 8) static_cast<std::int64_t*>(indices_out)[i] = std::int64_t(rows[i].second);
+    else static_cast<std::int32_t*>(indices_out)[i] = std::int32_t(rows[i].second);
+  }
+}
+
+}  // namespace gpusort

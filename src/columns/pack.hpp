@@ -1,0 +1,51 @@
+// The pack kernels of a sort by columns (plan.hpp): one pass's columns, each
+// mapped to its order-preserving bits (key_order's fold over the key
+// transform, inverted for a descending column), less the column's smallest
+// such bits, shifted into place and or-ed into one normalized key per row.
+// Subtracting the minimum keeps the order and clears the bits that never
+// vary: small values (ids, small signed numbers on both sides of zero, whose
+// transformed bits differ in the top byte) leave whole digits of the packed
+// key constant, and the radix sort skips those passes (its first histogram
+// shows one bucket). The minima come from a reduction on the device, so the
+// call needs no host synchronisation. Compiled once for every key type
+// (pack.cu); the columns' types are read at run time.
+#pragma once
+
+#include <gpusort/detail/core/context.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort::detail::columns {
+
+inline constexpr int max_packed = 8;  // 64 bits of 8-bit columns
+
+struct packed_column {
+  const void* data = nullptr;
+  int key = 0;             // gpusort::key_type, as an int
+  unsigned shift = 0;
+  bool descending = false;
+  // key_order's NaN test for this column (its nan_lo and nan_span, widened):
+  // with NaNs largest every NaN packs as the largest bits, all equal.
+  std::uint64_t nan_lo = 0;
+  std::uint64_t nan_span = ~std::uint64_t(0);
+};
+
+struct packed_group {
+  packed_column columns[max_packed];
+  int count = 0;
+  int key_bytes = 8;  // 4: u32 keys, 8: u64 keys
+};
+
+// mins[c] = the smallest ordered bits of column c of the group over its n
+// rows (g.count entries of device memory).
+void launch_column_mins(const call_context& ctx, const packed_group& g, std::uint64_t* mins, std::size_t n,
+                        cudaStream_t s);
+// keys[i] = the packed bits of row (rows ? rows[i] : i), each column's bits
+// less mins[c], for i < n; rows are u64 when `wide_rows`, else u32.
+void launch_pack(const call_context& ctx, const packed_group& g, const std::uint64_t* mins, const void* rows,
+                 bool wide_rows, void* keys, std::size_t n, cudaStream_t s);
+
+}  // namespace gpusort::detail::columns

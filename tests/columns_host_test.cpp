@@ -1,0 +1,80 @@
+// Host suite: the sort by columns' plan (src/columns/plan.hpp) and the host
+// call (gpusort::sort_by_columns_host) against the stable oracle of
+// columns_cases.hpp: one, two and three passes, every direction mix, ties
+// across columns, NaNs both ways, int32 and int64 indices; no GPU needed.
+#include "columns/plan.hpp"
+#include "columns_cases.hpp"
+#include "expect_error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using gpusort::detail::columns::make_plan;
+using namespace gpusort_test;
+
+TEST(ColumnsPlan, PacksGreedilyFromTheFirstColumnAndRunsTheLastGroupFirst) {
+  EXPECT_TRUE(make_plan({}).empty());
+  const auto one = make_plan({32, 32});  // (i32, i32): one u64 pass, the first column high
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].bits, 64u);
+  EXPECT_EQ(one[0].key_bytes, 8u);
+  EXPECT_EQ(one[0].columns[0].column, 0u);
+  EXPECT_EQ(one[0].columns[0].shift, 32u);
+  EXPECT_EQ(one[0].columns[1].shift, 0u);
+  const auto narrow = make_plan({8, 16});  // 24 bits: u32 keys
+  ASSERT_EQ(narrow.size(), 1u);
+  EXPECT_EQ(narrow[0].key_bytes, 4u);
+  EXPECT_EQ(narrow[0].columns[0].shift, 16u);
+  // 16 | 64 | 32 + 8: three groups, run from the last
+  const auto three = make_plan({16, 64, 32, 8});
+  ASSERT_EQ(three.size(), 3u);
+  EXPECT_EQ(three[0].columns.size(), 2u);
+  EXPECT_EQ(three[0].columns[0].column, 2u);
+  EXPECT_EQ(three[0].columns[0].shift, 8u);
+  EXPECT_EQ(three[0].key_bytes, 8u);
+  EXPECT_EQ(three[1].columns[0].column, 1u);
+  EXPECT_EQ(three[2].columns[0].column, 0u);
+  EXPECT_EQ(three[2].key_bytes, 4u);
+  // eight 8-bit columns fill one pass
+  EXPECT_EQ(make_plan(std::vector<unsigned>(8, 8)).size(), 1u);
+  EXPECT_EQ(make_plan(std::vector<unsigned>(9, 8)).size(), 2u);
+}
+
+TEST(ColumnsHost, MatchesTheStableOracle) {
+  for (const auto& table : column_tables())
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000), std::size_t(4097)})
+      for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest}) {
+        std::vector<table_column> cols;
+        std::vector<const void*> data;
+        for (std::size_t c = 0; c < table.size(); ++c) cols.push_back(make_column(table[c], n, 17 + 31 * c + n, nans));
+        for (const auto& c : cols) data.push_back(c.bytes.data());
+        const auto want = column_oracle(cols, n);
+        const auto kc = key_columns(cols, data);
+        gpusort::options opt;
+        opt.nans = nans;
+        std::vector<std::int64_t> got(n, -1);
+        gpusort::sort_by_columns_host(kc.data(), kc.size(), n, got.data(), 8, opt);
+        ASSERT_EQ(got, want) << describe(cols, n);
+        std::vector<std::int32_t> got32(n, -1);
+        gpusort::sort_by_columns_host(kc.data(), kc.size(), n, got32.data(), 4, opt);
+        ASSERT_EQ(std::vector<std::int64_t>(got32.begin(), got32.end()), want) << describe(cols, n) << " int32";
+      }
+}
+
+TEST(ColumnsHost, NoColumnsKeepTheRowsAndErrorsAreClear) {
+  std::vector<std::int64_t> got(5, -1);
+  gpusort::sort_by_columns_host(nullptr, 0, 5, got.data(), 8);
+  EXPECT_EQ(got, (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
+  const std::vector<std::int32_t> keys = {3, 1, 2};
+  const gpusort::key_column col{gpusort::key_type::i32, keys.data()};
+  EXPECT_GPUSORT_ERROR(gpusort::sort_by_columns_host(&col, 1, 3, got.data(), 2), gpusort::errc::invalid_argument);
+  const gpusort::key_column null_col{gpusort::key_type::i32, nullptr};
+  EXPECT_GPUSORT_ERROR(gpusort::sort_by_columns_host(&null_col, 1, 3, got.data(), 8),
+                       gpusort::errc::invalid_argument);
+}
+
+}  // namespace
