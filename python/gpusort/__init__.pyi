@@ -1,4 +1,4 @@
-# Type stubs for gpusort (the functions in __init__.py and _partition.py; docstrings there).
+# Type stubs for gpusort (the functions in __init__.py, _partition.py and _columns.py; docstrings there).
 from typing import Any, Literal, Optional, Sequence, Tuple, TypeVar, Union
 
 ArrayT = TypeVar("ArrayT")
@@ -6,6 +6,7 @@ ValuesT = TypeVar("ValuesT")
 Algorithm = Literal["auto", "odd_even", "bitonic", "radix_split", "radix_tile", "radix_onesweep", "radix_msd",
                     "merge_recursive", "merge_bottom_up", "merge_path", "sample", "quick"]
 NanOrder = Literal["largest", "bits"]
+IndexDtype = Literal["int64", "int32"]
 Kind = Optional[Literal["quicksort", "mergesort", "heapsort", "stable"]]
 
 __version__: str
@@ -51,3 +52,6 @@ def partition(a: ArrayT, kth: Union[int, Sequence[int]], axis: Optional[int] = -
 def argpartition(a: ArrayT, kth: Union[int, Sequence[int]], axis: Optional[int] = -1,
                  kind: Literal["introselect"] = "introselect", order: None = None, *,
                  nan: NanOrder = "largest") -> ArrayT: ...
+def sort_by(columns: Union[Sequence[Any], Any], descending: Union[bool, Sequence[bool]] = False, *,
+            nan: NanOrder = "largest", index_dtype: IndexDtype = "int64") -> Any: ...
+def lexsort(keys: Union[Sequence[Any], Any], axis: int = -1, *, nan: NanOrder = "largest") -> Any: ...

@@ -269,7 +269,9 @@ NB_MODULE(_gpusort, m) {
   m.def("algorithm_names", [] {
     // the library's own name table (api.cpp), in enum order
     std::vector<std::pair<std::string, bool>> out;
-    for (int i = int(gpusort::algorithm::automatic); i <= int(gpusort::algorithm::quick); ++i) {
+    // every id until the table has no name for it (the graph suite's rule), so a family
+    // added at the end of the enum (radix_msd) is listed too
+    for (int i = int(gpusort::algorithm::automatic); !gpusort::to_string(gpusort::algorithm(i)).empty(); ++i) {
       const auto a = gpusort::algorithm(i);
       out.emplace_back(std::string(gpusort::to_string(a)), gpusort::is_stable(a));
     }
