@@ -66,6 +66,21 @@ npy() {
   } > "$file"
 }
 
+# --by: a record .npy sorted by a field (k: u32, then p: u32 payload, 8-byte
+# records): k ascends, and the records are the input's, whole
+npy "$dir/rec.npy" "{'descr': [('k', '<u4'), ('p', '<u4')], 'fortran_order': False, 'shape': (20000,), }" 160000
+hdr=$(( $(stat -c %s "$dir/rec.npy") - 160000 ))
+if "$bin" sort --quiet --by k "$dir/rec.npy" "$dir/rec_sorted.npy" > /dev/null &&
+   tail -c 160000 "$dir/rec_sorted.npy" | od -An -tu4 -w8 -v | awk '{print $1}' | sort -n -c &&
+   cmp <(tail -c 160000 "$dir/rec.npy" | od -An -tx1 -w8 -v | sort) \
+       <(tail -c 160000 "$dir/rec_sorted.npy" | od -An -tx1 -w8 -v | sort) &&
+   cmp <(head -c "$hdr" "$dir/rec.npy") <(head -c "$hdr" "$dir/rec_sorted.npy"); then
+  pass "--by sorts a record .npy by a field"
+else
+  fail "--by sorts a record .npy by a field"
+fi
+rm -f "$dir/rec_sorted.npy"
+
 # good input
 "$bin" gen --key u32 --n 100003 --dist uniform "$dir/keys.bin" > /dev/null
 if "$bin" sort --quiet --key u32 "$dir/keys.bin" "$dir/sorted.bin" > /dev/null &&

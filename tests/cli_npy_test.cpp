@@ -122,3 +122,47 @@ TEST(CliNpy, RefusesBadFiles) {
 }
 
 }  // namespace
+
+namespace {
+
+// Record arrays (gpusort sort --by): fields at NumPy's packed offsets,
+// datetimes and bools as keys, sub-arrays and strings as bytes only, and
+// the faults named.
+TEST(CliNpy, ParsesRecordArrays) {
+  using gpusort::cli::parse_npy_records;
+  const std::string h = raw_header(
+      "{'descr': [('a', '<i4'), ('b', '<f8'), ('s', '|S5'), ('t', '<M8[ns]'), ('v', '<f4', (3,)), ('', '|V3'), "
+      "('ok', '|b1'), ('big', '>u2')], 'fortran_order': False, 'shape': (7,), }");
+  const std::size_t rec = 4 + 8 + 5 + 8 + 12 + 3 + 1 + 2;
+  const auto f = file(h, 7 * rec);
+  const auto r = parse_npy_records(f.data(), f.size(), "r.npy");
+  EXPECT_EQ(r.record_bytes, rec);
+  EXPECT_EQ(r.count, 7u);
+  EXPECT_EQ(r.offset, h.size());
+  ASSERT_EQ(r.fields.size(), 8u);
+  EXPECT_EQ(r.fields[0].key, "i32");
+  EXPECT_EQ(r.fields[1].key, "f64");
+  EXPECT_EQ(r.fields[1].offset, 4u);
+  EXPECT_EQ(r.fields[2].key, "");
+  EXPECT_EQ(r.fields[3].key, "i64");
+  EXPECT_EQ(r.fields[3].offset, 17u);
+  EXPECT_EQ(r.fields[4].bytes, 12u);
+  EXPECT_EQ(r.fields[4].key, "");
+  EXPECT_EQ(r.fields[6].key, "bool");
+  EXPECT_EQ(r.fields[7].key, "");  // big-endian: moved, not a key
+  const auto short_file = file(h, 7 * rec - 1);
+  EXPECT_THROW(parse_npy_records(short_file.data(), short_file.size(), "r.npy"), usage_error);
+  const auto plain = file(raw_header("{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }"), 8);
+  EXPECT_THROW(parse_npy_records(plain.data(), plain.size(), "p.npy"), usage_error);
+  const auto nested = file(raw_header("{'descr': [('a', [('x', '<i4')])], 'fortran_order': False, 'shape': (1,), }"), 4);
+  EXPECT_THROW(parse_npy_records(nested.data(), nested.size(), "n.npy"), usage_error);
+  // a record array given to the plain parser says how to sort it
+  try {
+    parse_npy(f.data(), f.size(), "r.npy");
+    ADD_FAILURE() << "no error";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--by"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace

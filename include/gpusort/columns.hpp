@@ -34,6 +34,9 @@ struct key_column {
   key_type key = key_type::u32;
   const void* data = nullptr;  // n keys of type `key`
   order direction = order::ascending;
+  // Bytes from one key to the next (a field of an array of structs); 0: the
+  // keys lie packed (size_of(key)). A multiple of the key's alignment.
+  std::size_t stride = 0;
 };
 
 // indices_out[i] = the row that comes i-th, as int32 (index_bytes 4, fewer
@@ -43,6 +46,16 @@ void sort_by_columns_device(void* temp, std::size_t& temp_bytes, const key_colum
 // The same with scratch from cudaMallocAsync on opt.stream.
 void sort_by_columns_device(const key_column* columns, std::size_t num_columns, std::size_t n, void* indices_out,
                             int index_bytes, const options& opt = {});
+// Records (an array of n structs of record_bytes each), sorted by their
+// fields: fields[f].data points at field f of the first record of
+// records_in (its stride is record_bytes), first field primary, each in its
+// own direction; records_out receives the records in that order, stable,
+// and vals_out the values (val_size bytes each, 0 for none) with them.
+// records_out may equal records_in (and vals_out vals_in). This is what
+// CUB's decomposer sorts (structs.hpp gives that interface).
+void sort_records_device(void* temp, std::size_t& temp_bytes, const void* records_in, void* records_out,
+                         std::size_t record_bytes, const key_column* fields, std::size_t num_fields, std::size_t n,
+                         const void* vals_in, void* vals_out, std::size_t val_size, const options& opt = {});
 // Host columns and indices, sorted on the CPU (the same packed keys, each
 // pass a std::stable_sort); returns when done.
 void sort_by_columns_host(const key_column* columns, std::size_t num_columns, std::size_t n, void* indices_out,

@@ -5,6 +5,7 @@
 #include "key_file.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
+#include "records.hpp"
 #include "sort_job.hpp"
 #include "dists.hpp"
 #include "keys.hpp"
@@ -44,6 +45,7 @@ const char* verify_usage =
 const char* sort_usage =
     "usage: gpusort sort [--key K] [--descending] [--nan bits|largest] [--algo A]\n"
     "                    [--pivots P] [--values VALS --values-out VALS_OUT]\n"
+    "                    [--by FIELD,-FIELD...]\n"
     "                    [--max-memory BYTES]\n"
     "                    [--quiet] IN OUT\n"
     "\n"
@@ -57,6 +59,11 @@ const char* sort_usage =
     "             size/n bytes (1, 2, 4, 8 or 16), or .npy; written to VALS_OUT\n"
     "             (as OUT is). A stream of values must be .npy, and the keys\n"
     "             a file or .npy\n"
+    "  --by F,-G  IN is a record .npy array (a structured dtype): sort its\n"
+    "             records by field F, ties by G descending (a '-' before a\n"
+    "             name), and so on, stable (little-endian integer, float, bool,\n"
+    "             datetime64 and timedelta64 fields; --nan applies to floats);\n"
+    "             every record moves whole. Read and sorted in memory\n"
     "  --algo A   GPU algorithm: automatic (default) or one of: %s\n"
     "  --pivots P sample sort's pivots: sampled (default, from a random sample)\n"
     "             or interpolated (evenly spaced over the keys' [min, max])\n"
@@ -268,9 +275,16 @@ std::string summary(const char* command, const sort_job& job, const sort_outcome
 }  // namespace
 
 int cmd_sort(int argc, char** argv) {
-  const auto call = parse_sort_call(argc, argv, {{"values", true}, {"values-out", true}}, "sort", sort_usage);
+  const auto call =
+      parse_sort_call(argc, argv, {{"values", true}, {"values-out", true}, {"by", true}}, "sort", sort_usage);
   if (!call) return exit_ok;
   const parsed_args& a = call->a;
+  if (a.value("by")) {
+    if (a.value("values") || a.value("key") || a.value("algo") || a.flag("descending"))
+      throw usage_error("--by sorts a record .npy by its fields: --values, --key, --algo and --descending do not "
+                        "apply (a field named -f sorts descending)");
+    return sort_records_npy(call->in, call->out, *a.value("by"), call->opt, a.flag("quiet"));
+  }
   if (a.value("values").has_value() != a.value("values-out").has_value())
     throw usage_error("--values and --values-out go together");
   if (call->in == "-" && a.value("values") == "-") throw usage_error("the keys and the values cannot both be standard input");

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace gpusort::cli {
 
@@ -42,6 +43,29 @@ std::size_t npy_header_size(const unsigned char* bytes, std::size_t size, const 
 // malformed header, an unsupported version or dtype, big-endian data,
 // Fortran order, more than one dimension, or a truncated (or overlong) file.
 npy_array parse_npy(const unsigned char* bytes, std::size_t size, const std::string& file);
+
+// A structured (record) .npy array: one-dimensional, C order, each element a
+// record of `record_bytes` bytes whose named fields lie at their offsets, as
+// NumPy lays out a dtype written as a list ([('a', '<i4'), ('b', '<f8')],
+// packed; padding as unnamed void fields, ('', '|V4')).
+struct npy_field {
+  std::string name;
+  std::string key;          // gpusort's key name, "" for a field that is not one ('|b1' is "bool")
+  std::size_t offset = 0;
+  std::size_t bytes = 0;
+};
+struct npy_records {
+  std::vector<npy_field> fields;
+  std::size_t record_bytes = 0;
+  std::size_t count = 0;
+  std::size_t offset = 0;   // where the data starts
+};
+
+// Parses a record .npy file of `size` bytes held whole in `bytes`. Throws
+// usage_error naming `file`: not a record array, a malformed or unsupported
+// descr (big-endian fields among them), more than one dimension, Fortran
+// order, or data that is not exactly count records.
+npy_records parse_npy_records(const unsigned char* bytes, std::size_t size, const std::string& file);
 
 // A version 1.0 header for `count` keys of gpusort key type `key`, padded
 // so that the data starts at a multiple of 64 bytes. Throws usage_error for

@@ -20,7 +20,9 @@ template <class K> GPUSORT_HD std::uint64_t ordered(const packed_column& c, std:
   key_order<K> o;
   o.nan_lo = B(c.nan_lo);
   o.nan_span = B(c.nan_span);
-  B b = o.fold(key_traits<K>::to_bits(static_cast<const K*>(c.data)[row]));
+  // stride: a multiple of the key's width (checked), so the load is aligned
+  const K k = *reinterpret_cast<const K*>(static_cast<const unsigned char*>(c.data) + row * c.stride);
+  B b = o.fold(key_traits<K>::to_bits(k));
   if (c.descending) b = B(~b);
   return std::uint64_t(b);
 }

@@ -24,6 +24,7 @@ inline constexpr int max_packed = 8;  // 64 bits of 8-bit columns
 
 struct packed_column {
   const void* data = nullptr;
+  std::size_t stride = 0;  // bytes from one key to the next
   int key = 0;             // gpusort::key_type, as an int
   unsigned shift = 0;
   bool descending = false;

@@ -15,6 +15,7 @@
 // sorted by its own thread (std::stable_sort under key_order: CUB's order).
 #include "core/rows.hpp"
 #include "core/segmented_rows.hpp"
+#include "core/two_phase.hpp"
 #include "core/validate.hpp"
 #include "core/with_key.hpp"
 #include "host/staging.hpp"
@@ -36,6 +37,7 @@ namespace gpusort {
 
 namespace {
 
+using detail::two_phase;
 using detail::with_key;
 
 constexpr std::array<key_type, key_type_count> all_keys = {
@@ -88,23 +90,6 @@ void device_sort_into(temp_layout& L, bool sizing, const sort_spec& s, const K* 
   detail::sort_device<K>(inner_temp, &inner, keys_in, keys_out, vals_in, vals_out, val_size, s.n, opt, ctx.op);
 }
 
-void check_temp(const call_context& ctx, std::size_t have, std::size_t need) {
-  if (have < need)
-    ctx.fail(errc::invalid_argument,
-             "temp_bytes " + std::to_string(have) + " is less than the " + std::to_string(need) + " bytes needed");
-}
-
-// The two-phase call over one scratch layout: phases(nullptr) sizes it,
-// phases(temp) carves it and launches.
-template <class Phases> void two_phase(const call_context& ctx, void* temp, std::size_t& temp_bytes, Phases phases) {
-  const std::size_t need = phases(nullptr);
-  if (!temp) {
-    temp_bytes = need;
-    return;
-  }
-  check_temp(ctx, temp_bytes, need);
-  phases(temp);
-}
 
 void check_index_bytes(const call_context& ctx, const sort_spec& s, int index_bytes) {
   if (index_bytes != 4 && index_bytes != 8)

@@ -1,11 +1,12 @@
-// The struct key u32f32 (struct_key.hpp): our sorter (the comparator API's
-// two-phase call; CUB's stable merge sort is peers/cub_struct.cuh), the
-// input and the check.
+// The struct key u32f32 (struct_key.hpp): our sorters (the comparator API's
+// merge sort, and the decomposer's radix sort; CUB's are
+// peers/cub_struct.cuh), the input and the check.
 #include "struct_key.hpp"
 
 #include "args.hpp"
 
 #include <gpusort/merge_sort.cuh>
+#include <gpusort/structs.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -31,9 +32,38 @@ class ours_struct final : public device_sorter<u32f32, index32> {
   }
 };
 
-bool sorts_struct_keys(const method& m) {
-  return m.which == peer::cub_merge ||
-         (m.kind == method_kind::ours && m.algo == algorithm::merge_path);
+// The decomposer's radix sort (sort_structs_device), keys or pairs.
+class ours_struct_radix final : public device_sorter<u32f32, index32> {
+ public:
+  std::size_t scratch_bytes(u32f32* keys_in, u32f32* keys_out, index32* vals_in, index32* vals_out,
+                            std::size_t n) override {
+    std::size_t bytes = 0;
+    run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
+    return bytes;
+  }
+  void sort(void* temp, std::size_t temp_bytes, u32f32* keys_in, u32f32* keys_out, index32* vals_in,
+            index32* vals_out, std::size_t n, cudaStream_t stream) override {
+    run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
+  }
+
+ private:
+  static void run(void* temp, std::size_t& bytes, u32f32* keys_in, u32f32* keys_out, index32* vals_in,
+                  index32* vals_out, std::size_t n, cudaStream_t stream) {
+    options opt;
+    opt.stream = stream;
+    if (vals_in)
+      sort_structs_pairs_device(temp, bytes, keys_in, keys_out, vals_in, vals_out, n, major_minor_decomposer{}, opt);
+    else
+      sort_structs_device(temp, bytes, keys_in, keys_out, n, major_minor_decomposer{}, opt);
+  }
+};
+
+bool by_comparator(const method& m) {
+  return m.which == peer::cub_merge || (m.kind == method_kind::ours && m.algo == algorithm::merge_path);
+}
+bool by_decomposer(const method& m) {
+  return (m.kind == method_kind::gpu_peer && m.which == peer::cub_radix) ||
+         (m.kind == method_kind::ours && m.algo == algorithm::automatic && !m.segmented);
 }
 
 }  // namespace
@@ -43,16 +73,17 @@ suite_config struct_key_suite(const suite_config& cfg) {
   out.methods.clear();
   out.dists.clear();
   std::string skipped;
-  if (cfg.pairs) {
-    skipped = "every method (keys only, and --pairs or --value was given)";
-  } else {
+  {
     std::string methods;
     for (const method* m : cfg.methods)
-      if (sorts_struct_keys(*m))
+      if (by_decomposer(*m) || (!cfg.pairs && by_comparator(*m)))
         out.methods.push_back(m);
       else
         append_item(methods, m->name, ',');
-    if (!methods.empty()) skipped = methods + " (only merge_path and the cub_merge peers take a comparator)";
+    if (!methods.empty())
+      skipped = methods + (cfg.pairs ? " (pairs: only automatic and the cub_radix peers, by the decomposer)"
+                                     : " (only merge_path and cub_merge take the comparator, automatic and "
+                                       "cub_radix the decomposer)");
     bool special = false;
     for (const bench_dist& d : cfg.dists)
       if (!d.segmented() && d.keys == harness::dist::float_special)
@@ -77,28 +108,42 @@ std::vector<u32f32> generate_struct_keys(harness::dist d, std::size_t n, std::ui
   return keys;
 }
 
-harness::check verify_struct_keys(const std::vector<u32f32>& in, const std::vector<u32f32>& out) {
+harness::check verify_struct_keys(const std::vector<u32f32>& in, const std::vector<u32f32>& out,
+                                  const std::vector<std::uint32_t>* out_vals) {
   const by_major_minor less{};
   for (std::size_t i = 0; i + 1 < out.size(); ++i)
     if (less(out[i + 1], out[i]))
       return {false, "keys " + std::to_string(i) + " and " + std::to_string(i + 1) +
                          " are out of order"};
-  std::vector<u32f32> ref(in);
-  std::stable_sort(ref.begin(), ref.end(), less);
+  std::vector<std::uint32_t> perm(in.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = std::uint32_t(i);
+  std::stable_sort(perm.begin(), perm.end(), [&](std::uint32_t a, std::uint32_t b) { return less(in[a], in[b]); });
   for (std::size_t i = 0; i < out.size(); ++i)
-    if (std::memcmp(&ref[i], &out[i], sizeof(u32f32)) != 0)
+    if (std::memcmp(&in[perm[i]], &out[i], sizeof(u32f32)) != 0)
       return {false, "key " + std::to_string(i) +
                          " differs from std::stable_sort's: not a stable permutation of the input"};
+  if (out_vals) {
+    if (out_vals->size() != out.size()) return {false, "value output has the wrong length"};
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if ((*out_vals)[i] != perm[i])
+        return {false, "value " + std::to_string(i) + " is not the stable permutation's"};
+  }
   return {};
 }
 
 std::unique_ptr<device_sorter<u32f32, index32>> make_struct_sorter(const method& m) {
-  if (m.which == peer::cub_merge) {
+  if (m.kind == method_kind::gpu_peer && m.which == peer::cub_merge) {
     if (m.cub == cub_build::cuda) return make_cub_struct<cub_build::cuda>();
     if constexpr (has_cub_latest) return make_cub_struct<cub_build::latest>();
     return nullptr;
   }
-  if (sorts_struct_keys(m)) return std::make_unique<ours_struct>();
+  if (m.kind == method_kind::gpu_peer && m.which == peer::cub_radix) {
+    if (m.cub == cub_build::cuda) return make_cub_struct_radix<cub_build::cuda>();
+    if constexpr (has_cub_latest) return make_cub_struct_radix<cub_build::latest>();
+    return nullptr;
+  }
+  if (by_decomposer(m)) return std::make_unique<ours_struct_radix>();
+  if (by_comparator(m)) return std::make_unique<ours_struct>();
   return nullptr;
 }
 

@@ -1,8 +1,11 @@
-// The benchmark's struct key: `--key u32f32`, an 8-byte record
-// ordered by (major, then minor) through a device comparator, so the
-// comparator API (gpusort::merge_sort_keys, algorithm merge_path) is timed
-// against cub::DeviceMergeSort with the same functor. Keys only; only
-// merge_path and the cub_merge peers sort it. The suite (suite.cpp) runs it
+// The benchmark's struct key: `--key u32f32`, an 8-byte record ordered by
+// (major, then minor), sorted two ways against CUB doing the same:
+//   * through a device comparator: the comparator API
+//     (gpusort::merge_sort_keys, method merge_path) against
+//     cub::DeviceMergeSort with the same functor (cub_merge); keys only;
+//   * by radix through a decomposer: gpusort::sort_structs_device (method
+//     automatic) against cub::DeviceRadixSort with the same decomposer
+//     (cub_radix); keys, and pairs with --pairs (u32 values). The suite (suite.cpp) runs it
 // like the 12 library keys, asking this header for what differs: the
 // methods, the input, the sorters and the check.
 #pragma once
@@ -14,6 +17,8 @@
 #include "suite.hpp"
 
 #include "harness/harness.hpp"
+
+#include <cuda/std/tuple>
 
 #include <cstdint>
 #include <memory>
@@ -35,6 +40,11 @@ struct by_major_minor {
   GPUSORT_HD bool operator()(const u32f32& a, const u32f32& b) const {
     return a.major < b.major || (a.major == b.major && a.minor < b.minor);
   }
+};
+
+// (major, minor) as CUB's decomposer names them, most significant first.
+struct major_minor_decomposer {
+  GPUSORT_HD cuda::std::tuple<std::uint32_t&, float&> operator()(u32f32& k) const { return {k.major, k.minor}; }
 };
 
 inline constexpr std::string_view struct_key_name = "u32f32";
@@ -59,16 +69,20 @@ std::vector<u32f32> generate_struct_keys(harness::dist d, std::size_t n, std::ui
 
 // ok iff out is sorted by the comparator and bytewise equal to
 // std::stable_sort of in (both sorts are stable, so that is a permutation
-// check too).
-harness::check verify_struct_keys(const std::vector<u32f32>& in, const std::vector<u32f32>& out);
+// check too); with values (vals: the input's, 0, 1, 2, ...), out_vals must
+// be that stable permutation.
+harness::check verify_struct_keys(const std::vector<u32f32>& in, const std::vector<u32f32>& out,
+                                  const std::vector<std::uint32_t>* out_vals = nullptr);
 
-// merge_path, cub_merge or cub_merge_cuda with the comparator; null for any
-// other method, and for cub_merge where the newest CUB was not built.
-// Keys only: the value type is the keys-only runs' u32, never used.
+// merge_path, cub_merge or cub_merge_cuda with the comparator (keys only),
+// automatic or cub_radix(_cuda) with the decomposer; null for any other
+// method, and for the newest CUB's peers where it was not built.
 std::unique_ptr<device_sorter<u32f32, std::uint32_t>> make_struct_sorter(const method& m);
 
 // cub::DeviceMergeSort with the comparator, built against either CUB
 // (peers/cub_struct.cuh).
 template <cub_build B> std::unique_ptr<device_sorter<u32f32, std::uint32_t>> make_cub_struct();
+// cub::DeviceRadixSort with the decomposer, keys or pairs (the same unit).
+template <cub_build B> std::unique_ptr<device_sorter<u32f32, std::uint32_t>> make_cub_struct_radix();
 
 }  // namespace gpusort::cli::bench

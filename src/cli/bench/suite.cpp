@@ -243,7 +243,10 @@ template <class K, class V> struct point {
     const options asc{};
     if (out_keys.size() != n()) return {false, "output has the wrong length"};
     if constexpr (is_struct_key<K>) {
-      return verify_struct_keys(keys, out_keys);
+      if constexpr (std::is_same_v<V, std::uint32_t>)
+        return verify_struct_keys(keys, out_keys, cfg.pairs ? &out_vals : nullptr);
+      else
+        return verify_struct_keys(keys, out_keys);
     } else {
       if (bdist->segmented()) {  // each segment on its own
         if (!cfg.pairs) return verify_segmented_keys<K>(keys.data(), out_keys.data(), offsets);

@@ -1,6 +1,8 @@
-// Peer: cub::DeviceMergeSort on the struct key u32f32 (struct_key.hpp) with
-// the comparator merge_path is given, keys only, out of place
-// (StableSortKeysCopy; offset width and CUB build: see cub_sorter.cuh).
+// Peers on the struct key u32f32 (struct_key.hpp): cub::DeviceMergeSort
+// with the comparator merge_path is given, keys only, out of place
+// (StableSortKeysCopy), and cub::DeviceRadixSort with the decomposer that
+// automatic is given, keys or pairs (offset width and CUB build: see
+// cub_sorter.cuh).
 #pragma once
 
 #include "bench/cuda_check.hpp"
@@ -8,6 +10,7 @@
 #include "bench/struct_key.hpp"
 
 #include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
 
 namespace gpusort::cli::bench {
 
@@ -27,10 +30,33 @@ template <cub_build B> std::unique_ptr<device_sorter<u32f32, std::uint32_t>> mak
   return std::make_unique<cub_struct_sorter<B>>();
 }
 
+template <cub_build B>
+class cub_struct_radix_sorter final
+    : public cub_sorter<u32f32, std::uint32_t, B, cub_struct_radix_sorter<B>> {
+ public:
+  template <class N>
+  static void call(void* temp, std::size_t& bytes, u32f32* keys_in, u32f32* keys_out, std::uint32_t* vals_in,
+                   std::uint32_t* vals_out, N n, cudaStream_t stream) {
+    if (vals_in)
+      cuda_check(cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, vals_in, vals_out, n,
+                                                 major_minor_decomposer{}, stream),
+                 "cub::DeviceRadixSort::SortPairs (decomposer)");
+    else
+      cuda_check(cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, n, major_minor_decomposer{}, stream),
+                 "cub::DeviceRadixSort::SortKeys (decomposer)");
+  }
+};
+
+template <cub_build B> std::unique_ptr<device_sorter<u32f32, std::uint32_t>> make_cub_struct_radix() {
+  return std::make_unique<cub_struct_radix_sorter<B>>();
+}
+
 }  // namespace gpusort::cli::bench
 
 // One unit per CUB build; the key and value of the generated unit's name
 // (cub_struct_u32f32_u32) are the struct key's and not otherwise used.
 #define GPUSORT_CLI_INSTANTIATE_cub_struct(K, V)                                                       \
   template std::unique_ptr<gpusort::cli::bench::device_sorter<gpusort::cli::bench::u32f32, std::uint32_t>> \
-  gpusort::cli::bench::make_cub_struct<GPUSORT_CLI_THIS_CUB>();
+  gpusort::cli::bench::make_cub_struct<GPUSORT_CLI_THIS_CUB>();                                            \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<gpusort::cli::bench::u32f32, std::uint32_t>> \
+  gpusort::cli::bench::make_cub_struct_radix<GPUSORT_CLI_THIS_CUB>();
