@@ -1,6 +1,6 @@
 // The struct key u32f32 (struct_key.hpp): our sorters (the comparator API's
 // merge sort, and the decomposer's radix sort; CUB's are
-// peers/cub_struct.cuh), the input and the check.
+// peers/cub_struct.cuh) and the input; the check is struct_check.cpp.
 #include "struct_key.hpp"
 
 #include "args.hpp"
@@ -106,29 +106,6 @@ std::vector<u32f32> generate_struct_keys(harness::dist d, std::size_t n, std::ui
   std::vector<u32f32> keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = {major[i], minor[i]};
   return keys;
-}
-
-harness::check verify_struct_keys(const std::vector<u32f32>& in, const std::vector<u32f32>& out,
-                                  const std::vector<std::uint32_t>* out_vals) {
-  const by_major_minor less{};
-  for (std::size_t i = 0; i + 1 < out.size(); ++i)
-    if (less(out[i + 1], out[i]))
-      return {false, "keys " + std::to_string(i) + " and " + std::to_string(i + 1) +
-                         " are out of order"};
-  std::vector<std::uint32_t> perm(in.size());
-  for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = std::uint32_t(i);
-  std::stable_sort(perm.begin(), perm.end(), [&](std::uint32_t a, std::uint32_t b) { return less(in[a], in[b]); });
-  for (std::size_t i = 0; i < out.size(); ++i)
-    if (std::memcmp(&in[perm[i]], &out[i], sizeof(u32f32)) != 0)
-      return {false, "key " + std::to_string(i) +
-                         " differs from std::stable_sort's: not a stable permutation of the input"};
-  if (out_vals) {
-    if (out_vals->size() != out.size()) return {false, "value output has the wrong length"};
-    for (std::size_t i = 0; i < out.size(); ++i)
-      if ((*out_vals)[i] != perm[i])
-        return {false, "value " + std::to_string(i) + " is not the stable permutation's"};
-  }
-  return {};
 }
 
 std::unique_ptr<device_sorter<u32f32, index32>> make_struct_sorter(const method& m) {

@@ -138,6 +138,8 @@ template <class K, class V> struct point {
   // Each method's output, overwritten by the next (host buffers reused).
   std::vector<K> out_keys;
   std::vector<V> out_vals;
+  // struct keys: the reference permutation, made by the first check
+  mutable std::vector<std::uint32_t> struct_order;
 
   std::size_t n() const { return keys.size(); }
   const std::vector<V>* vals_or_null() const { return cfg.pairs ? &vals : nullptr; }
@@ -243,10 +245,11 @@ template <class K, class V> struct point {
     const options asc{};
     if (out_keys.size() != n()) return {false, "output has the wrong length"};
     if constexpr (is_struct_key<K>) {
+      if (struct_order.size() != n()) struct_order = struct_key_order(keys);
       if constexpr (std::is_same_v<V, std::uint32_t>)
-        return verify_struct_keys(keys, out_keys, cfg.pairs ? &out_vals : nullptr);
+        return verify_struct_keys(keys, struct_order, out_keys, cfg.pairs ? &out_vals : nullptr);
       else
-        return verify_struct_keys(keys, out_keys);
+        return verify_struct_keys(keys, struct_order, out_keys);
     } else {
       if (bdist->segmented()) {  // each segment on its own
         if (!cfg.pairs) return verify_segmented_keys<K>(keys.data(), out_keys.data(), offsets);
