@@ -21,7 +21,8 @@
 // stream-ordered on opt.stream with no host synchronisation, so they can be
 // captured in a CUDA graph; opt.direction, the bit range and opt.algo do
 // not apply (each column has its own direction; the sort is the stable
-// radix sort). The host call takes host columns and runs on the CPU.
+// radix sort). The host call takes host columns: the GPU sorts them when
+// one is present, else the CPU.
 #pragma once
 
 #include <gpusort/runtime.hpp>
@@ -56,8 +57,10 @@ void sort_by_columns_device(const key_column* columns, std::size_t num_columns, 
 void sort_records_device(void* temp, std::size_t& temp_bytes, const void* records_in, void* records_out,
                          std::size_t record_bytes, const key_column* fields, std::size_t num_fields, std::size_t n,
                          const void* vals_in, void* vals_out, std::size_t val_size, const options& opt = {});
-// Host columns and indices, sorted on the CPU (the same packed keys, each
-// pass a std::stable_sort); returns when done.
+// Host columns and indices: copied to the GPU and sorted there when one is
+// present (strided columns are packed on the way), else sorted on the CPU
+// (the same packed keys, each pass a parallel stable sort); returns when
+// done.
 void sort_by_columns_host(const key_column* columns, std::size_t num_columns, std::size_t n, void* indices_out,
                           int index_bytes, const options& opt = {});
 

@@ -6,7 +6,8 @@ The columns' order-preserving bits are packed into one normalized key of up
 to 64 bits per pass and sorted by the radix sort (include/gpusort/columns.hpp):
 columns of 64 bits in all take one pass, wider tables one pass per 64-bit
 group. GPU arrays are sorted on their device and stream (scratch from the
-framework's allocator, as for sort()); NumPy arrays on the CPU.
+framework's allocator, as for sort()); NumPy arrays are copied to the GPU
+and sorted there when one is present, else sorted on the CPU.
 """
 
 from . import _arrays, _axes, _options

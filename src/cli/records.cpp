@@ -1,9 +1,9 @@
 // gpusort sort --by (records.hpp). The file is read whole; the --by fields
 // are copied out of the records into packed columns (NumPy packs its
 // records, so a field need not be aligned), the stable permutation comes
-// from gpusort::sort_by_columns_device on the GPU (sort_by_columns_host on
-// the CPU when there is none), and the records are written in that order
-// behind the input's own header.
+// from gpusort::sort_by_columns_host (on the GPU when there is one, else the
+// CPU), and the records are written in that order behind the input's own
+// header.
 #include "records.hpp"
 
 #include "args.hpp"
@@ -14,13 +14,10 @@
 
 #include <gpusort/columns.hpp>
 
-#include <cuda_runtime_api.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,21 +64,6 @@ key_type key_of(const npy_field& f) {
   return t;
 }
 
-template <class T> struct device_array {
-  T* p = nullptr;
-  explicit device_array(std::size_t n) {
-    const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(n, 1) * sizeof(T));
-    if (e != cudaSuccess) throw error(errc::out_of_memory, std::string("gpusort sort --by: cudaMalloc: ") + cudaGetErrorString(e));
-  }
-  ~device_array() { cudaFree(p); }
-  device_array(const device_array&) = delete;
-  device_array& operator=(const device_array&) = delete;
-};
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw error(errc::cuda, std::string("gpusort sort --by: ") + what + ": " + cudaGetErrorString(e), e);
-}
-
 }  // namespace
 
 int sort_records_npy(const std::string& in, const std::string& out, const std::string& by, const options& opt,
@@ -111,21 +93,8 @@ int sort_records_npy(const std::string& in, const std::string& out, const std::s
   }
 
   std::vector<std::int64_t> perm(n);
-  const bool gpu = gpu_available();
-  if (gpu && n > 0) {
-    std::vector<std::unique_ptr<device_array<unsigned char>>> d_cols;
-    std::vector<key_column> d_keys = keys;
-    for (std::size_t c = 0; c < keys.size(); ++c) {
-      d_cols.push_back(std::make_unique<device_array<unsigned char>>(cols[c].size()));
-      check(cudaMemcpy(d_cols.back()->p, cols[c].data(), cols[c].size(), cudaMemcpyHostToDevice), "cudaMemcpy(column)");
-      d_keys[c].data = d_cols.back()->p;
-    }
-    device_array<std::int64_t> d_perm(n);
-    sort_by_columns_device(d_keys.data(), d_keys.size(), n, d_perm.p, 8, opt);
-    check(cudaMemcpy(perm.data(), d_perm.p, n * 8, cudaMemcpyDeviceToHost), "cudaMemcpy(permutation)");
-  } else {
-    sort_by_columns_host(keys.data(), keys.size(), n, perm.data(), 8, opt);
-  }
+  const bool gpu = gpu_available();  // sort_by_columns_host sorts on the GPU when there is one
+  sort_by_columns_host(keys.data(), keys.size(), n, perm.data(), 8, opt);
 
   // the header as it was, then the records in order, a block at a time
   output.write(bytes.data(), r.offset);

@@ -22,6 +22,8 @@
 #include <gpusort/detail/core/context.hpp>
 #include <gpusort/detail/core/temp_layout.hpp>
 
+#include <parallel/algorithm>
+
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -204,12 +206,51 @@ void sort_records_device(void* temp, std::size_t& temp_bytes, const void* record
   detail::two_phase(ctx, temp, temp_bytes, phases);
 }
 
-// The host: the same passes, packed by every core, each sorted by
-// std::stable_sort of (packed key, row) pairs on the key.
+// The host: with a GPU, the columns are copied to it and sorted there (the
+// device call above), the permutation copied back; otherwise the same
+// passes on the CPU, packed by every core and each sorted by libstdc++'s
+// parallel stable sort of (packed key, row) on the key.
+namespace {
+
+void sort_by_columns_gpu(const call_context& ctx, const key_column* columns, std::size_t num_columns, std::size_t n,
+                         void* indices_out, int index_bytes, const options& opt) {
+  struct device_block {
+    void* p = nullptr;
+    ~device_block() { cudaFree(p); }
+  };
+  const auto alloc = [&](device_block& b, std::size_t bytes, const char* what) {
+    ctx.check(cudaMalloc(&b.p, std::max<std::size_t>(bytes, 1)), what);
+  };
+  std::vector<device_block> blocks(num_columns + 1);
+  std::vector<key_column> d_cols(columns, columns + num_columns);
+  for (std::size_t c = 0; c < num_columns; ++c) {
+    const std::size_t w = size_of(columns[c].key), stride = columns[c].stride ? columns[c].stride : w;
+    alloc(blocks[c], n * w, "cudaMalloc(column)");
+    // a strided column is packed on the way (cudaMemcpy2D: one key per row)
+    ctx.check(cudaMemcpy2D(blocks[c].p, w, columns[c].data, stride, w, n, cudaMemcpyHostToDevice),
+              "cudaMemcpy2D(column)");
+    d_cols[c].data = blocks[c].p;
+    d_cols[c].stride = 0;
+  }
+  device_block& perm = blocks[num_columns];
+  alloc(perm, n * std::size_t(index_bytes), "cudaMalloc(indices)");
+  options d_opt = opt;
+  d_opt.stream = nullptr;
+  sort_by_columns_device(d_cols.data(), d_cols.size(), n, perm.p, index_bytes, d_opt);
+  ctx.check(cudaMemcpy(indices_out, perm.p, n * std::size_t(index_bytes), cudaMemcpyDeviceToHost),
+            "cudaMemcpy(indices)");
+}
+
+}  // namespace
+
 void sort_by_columns_host(const key_column* columns, std::size_t num_columns, std::size_t n, void* indices_out,
                           int index_bytes, const options& opt) {
   const call_context ctx = detail::make_context("sort_by_columns_host", "columns", "merge", n);
   check_call(ctx, columns, num_columns, n, indices_out, index_bytes);
+  if (n > 0 && gpu_available()) {
+    sort_by_columns_gpu(ctx, columns, num_columns, n, indices_out, index_bytes, opt);
+    return;
+  }
   const std::vector<cols::pass> plan = cols::make_plan(widths_of(columns, num_columns));
   std::vector<std::pair<std::uint64_t, std::uint64_t>> rows(n);  // (packed key, row)
   for (std::size_t i = 0; i < n; ++i) rows[i].second = i;
@@ -222,7 +263,7 @@ void sort_by_columns_host(const key_column* columns, std::size_t num_columns, st
         k |= cols::ordered_any(g.columns[c], std::size_t(rows[i].second)) << g.columns[c].shift;
       rows[i].first = k;
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    __gnu_parallel::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (index_bytes == 8) static_cast<std::int64_t*>(indices_out)[i] = std::int64_t(rows[i].second);
