@@ -42,6 +42,11 @@ def _describe_all(columns, fn):
             columns = list(columns)  # a 2-D array: its rows are the keys
         except TypeError:
             raise TypeError(f"gpusort.{fn}: expects a sequence of key arrays") from None
+    columns = list(columns)
+    for c in columns:
+        if _arrays.is_jax_tracer(c) or _arrays.torch_compiling(c):
+            raise TypeError(f"gpusort.{fn}: not supported inside jax.jit, jax.vmap or torch.compile (it needs the "
+                            "arrays' addresses); call it outside the compiled function")
     arrays = [_arrays.describe(c) for c in columns]
     for i, a in enumerate(arrays[1:], 1):
         if a.fw != arrays[0].fw or a.device != arrays[0].device:

@@ -94,6 +94,13 @@ def test_errors_are_clear():
         gpusort.sort_by([np.zeros((2, 2))])
 
 
+def test_refused_inside_jax_jit():
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+    with pytest.raises(TypeError, match="jax.jit"):
+        jax.jit(lambda a, b: gpusort.lexsort([a, b]))(jnp.arange(4), jnp.arange(4))
+
+
 # ---- GPU arrays ----------------------------------------------------------------------
 GPU_FRAMEWORKS = []
 if gpusort.gpu_available():
