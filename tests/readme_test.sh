@@ -45,4 +45,5 @@ block sh | awk '/build\/gpusort gen/,/build\/gpusort topk/' > cli.sh
 bash -e cli.sh > cli.log 2>&1 || { cat cli.log; exit 1; }
 build/gpusort verify --key u64 sorted.bin > /dev/null
 python3 -c 'import gzip, io, numpy as np; a = np.load(io.BytesIO(gzip.open("sorted.npy.gz").read())); assert (np.diff(a) >= 0).all(), "not sorted"; assert a.size == 10**7'
-echo "readme: command-line quick start ran (the piped sort's output sorted)"
+python3 -c 'import numpy as np; t, s = np.load("table.npy"), np.load("by_country.npy"); assert s.tobytes() == t[np.lexsort((-t["score"], t["country"]))].tobytes(), "--by"'
+echo "readme: command-line quick start ran (the piped sort's output sorted, the --by sort as numpy.lexsort's)"
