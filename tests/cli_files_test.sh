@@ -9,7 +9,9 @@
 # each case must exit 2 with a message naming the fault, and leave no
 # output file and no temporary file behind:
 #   a truncated raw file, a malformed .npy header, an unsupported dtype, a
-#   Fortran-ordered array, a wrong --key, an unreadable input, an
+#   Fortran-ordered array, --by on a missing or non-key field, on a plain
+#   array or on truncated records, a record array without --by, a wrong
+#   --key, an unreadable input, an
 #   unwritable output folder, a bad --max-memory, and a full disk (a
 #   file-size limit), in memory and on the external path's runs and output.
 # Off a terminal the commands end with one summary line on stderr; --quiet
@@ -196,6 +198,13 @@ npy "$dir/f.npy" "{'descr': '<u4', 'fortran_order': True, 'shape': (2, 2), }" 16
 refuse "Fortran order" "Fortran-ordered" "$dir/f.npy" "$dir/out.npy"
 npy "$dir/short.npy" "{'descr': '<u4', 'fortran_order': False, 'shape': (10,), }" 12
 refuse "truncated .npy" "truncated or corrupt" "$dir/short.npy" "$dir/out.npy"
+npy "$dir/recs.npy" "{'descr': [('k', '<u4'), ('s', '|S4')], 'fortran_order': False, 'shape': (100,), }" 800
+refuse "--by: no such field" "has no field 'x'" --by k,x "$dir/recs.npy" "$dir/out.npy"
+refuse "--by: not a key field" "not a key type" --by s "$dir/recs.npy" "$dir/out.npy"
+refuse "--by: a plain array" "not a record .npy" --by k "$dir/keys.npy" "$dir/out.npy"
+refuse "a record array without --by" "with --by" "$dir/recs.npy" "$dir/out.npy"
+npy "$dir/recs_short.npy" "{'descr': [('k', '<u4'), ('s', '|S4')], 'fortran_order': False, 'shape': (100,), }" 799
+refuse "--by: truncated records" "truncated or corrupt" --by k "$dir/recs_short.npy" "$dir/out.npy"
 refuse "wrong --key for .npy" "does not match" --key u32 "$dir/keys.npy" "$dir/out.npy"
 refuse "unknown --key" "unknown key type" --key u33 "$dir/keys.bin" "$dir/out.bin"
 refuse "missing input" "cannot open" --key u32 "$dir/nothing.bin" "$dir/out.bin"
