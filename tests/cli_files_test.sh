@@ -11,8 +11,8 @@
 #   a truncated raw file, a malformed .npy header, an unsupported dtype, a
 #   Fortran-ordered array, --by on a missing or non-key field, on a plain
 #   array or on truncated records, a record array without --by, a wrong
-#   --key, an unreadable input, an
-#   unwritable output folder, a bad --max-memory, and a full disk (a
+#   --key, an unreadable input, an unwritable output folder, a bad
+#   --max-memory, and a full disk (a
 #   file-size limit), in memory and on the external path's runs and output.
 # Off a terminal the commands end with one summary line on stderr; --quiet
 # drops it, and everything else but errors.
