@@ -12,8 +12,8 @@
 #   Fortran-ordered array, --by on a missing or non-key field, on a plain
 #   array or on truncated records, a record array without --by, a wrong
 #   --key, an unreadable input, an unwritable output folder, a bad
-#   --max-memory, and a full disk (a
-#   file-size limit), in memory and on the external path's runs and output.
+#   --max-memory, and a full disk (a file-size limit), in memory and on the
+#   external path's runs and output.
 # Off a terminal the commands end with one summary line on stderr; --quiet
 # drops it, and everything else but errors.
 # Outputs that are not regular files are written through, never replaced:
