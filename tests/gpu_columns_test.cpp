@@ -5,6 +5,7 @@
 // radix sort's several tiles and onesweep's full path); the two-phase call
 // and the allocating one. The graph capture is in gpu_graph_test.cpp.
 #include "columns_cases.hpp"
+#include "gpu_cases.hpp"
 #include "gpu_util.hpp"
 
 #include <gtest/gtest.h>
@@ -63,32 +64,27 @@ TEST_F(GpuColumns, MatchesTheStableOracle) {
       }
 }
 
+// Table `which` of column_tables() at n rows, NaNs largest, int64 indices
+// through the allocating call.
+void check_table(std::size_t which, std::size_t n) {
+  const device_table t = upload(column_tables()[which], n, gpusort::nan_order::largest);
+  gpusort::options opt;
+  opt.nans = gpusort::nan_order::largest;
+  device_buffer<std::int64_t> idx(n);
+  gpusort::sort_by_columns_device(t.keys.data(), t.keys.size(), n, idx.data(), 8, opt);
+  device_sync();
+  ASSERT_EQ(idx.download(), column_oracle(t.cols, n)) << describe(t.cols, n);
+}
+
 TEST_F(GpuColumns, ManyRowsTwoPasses) {
-  const std::size_t n = std::size_t(1) << 20;
-  for (std::size_t which : {std::size_t(0), std::size_t(4), std::size_t(5)}) {
-    const device_table t = upload(column_tables()[which], n, gpusort::nan_order::largest);
-    gpusort::options opt;
-    opt.nans = gpusort::nan_order::largest;
-    device_buffer<std::int64_t> idx(n);
-    gpusort::sort_by_columns_device(t.keys.data(), t.keys.size(), n, idx.data(), 8, opt);
-    device_sync();
-    ASSERT_EQ(idx.download(), column_oracle(t.cols, n)) << describe(t.cols, n);
-  }
+  for (std::size_t which : {std::size_t(0), std::size_t(4), std::size_t(5)})
+    GPUSORT_CASE(check_table(which, std::size_t(1) << 20));
 }
 
 // Few enough cases to run under compute-sanitizer (memcheck, racecheck):
 // one pass with u32 keys, three passes with u64 keys and 32-bit rows.
 TEST_F(GpuColumns, SmallForSanitizer) {
-  for (std::size_t which : {std::size_t(3), std::size_t(5)}) {
-    const std::size_t n = 4097;
-    const device_table t = upload(column_tables()[which], n, gpusort::nan_order::largest);
-    gpusort::options opt;
-    opt.nans = gpusort::nan_order::largest;
-    device_buffer<std::int64_t> idx(n);
-    gpusort::sort_by_columns_device(t.keys.data(), t.keys.size(), n, idx.data(), 8, opt);
-    device_sync();
-    ASSERT_EQ(idx.download(), column_oracle(t.cols, n)) << describe(t.cols, n);
-  }
+  for (std::size_t which : {std::size_t(3), std::size_t(5)}) GPUSORT_CASE(check_table(which, 4097));
 }
 
 TEST_F(GpuColumns, NoColumnsKeepTheRows) {

@@ -58,11 +58,7 @@ def algorithms():
 
 # ---- argument checks ---------------------------------------------------------------
 def _key(a, fn):
-    code = _arrays.KEY_CODE_OF_DTYPE.get(a.dtype)
-    if code is None:
-        raise TypeError(f"gpusort.{fn}: dtype {a.dtype} is not a key type gpusort sorts "
-                        f"(supported: {', '.join(_arrays.KEY_OF_DTYPE)})")
-    return code
+    return _arrays.key_code(a, fn)
 
 
 def _algorithm(algorithm, stable, fn):

@@ -36,6 +36,22 @@ KEY_OF_DTYPE = {
 KEY_CODE = {name: code for code, name in enumerate(_core.key_names())}
 KEY_CODE_OF_DTYPE = {d: KEY_CODE[k] for d, k in KEY_OF_DTYPE.items()}
 
+
+
+def key_code(a, fn, what="", allow_bool=False):
+    """The extension's key code of the Array a's dtype, or TypeError naming
+    the call `fn` (and `what`, e.g. "key 2 "); with allow_bool, bool keys
+    (0 or 1 in one byte) sort as uint8."""
+    if allow_bool and a.dtype == "bool":
+        return KEY_CODE_OF_DTYPE["uint8"]
+    code = KEY_CODE_OF_DTYPE.get(a.dtype)
+    if code is None:
+        names = (["bool"] if allow_bool else []) + list(KEY_OF_DTYPE)
+        raise TypeError(f"gpusort.{fn}: {what}dtype {a.dtype} is not a key type gpusort sorts "
+                        f"(supported: {', '.join(names)})")
+    return code
+
+
 # (DLPack kind, bits) -> dtype name, and back
 _DL_NAMES = {("u", 8): "uint8", ("u", 16): "uint16", ("u", 32): "uint32", ("u", 64): "uint64",
              ("i", 8): "int8", ("i", 16): "int16", ("i", 32): "int32", ("i", 64): "int64",

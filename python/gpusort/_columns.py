@@ -14,18 +14,6 @@ from . import _arrays, _axes, _options
 from . import _gpusort as _core
 from ._arrays import HOST
 
-_U8 = _arrays.KEY_CODE_OF_DTYPE["uint8"]
-
-
-def _code(a, fn, c):
-    if a.dtype == "bool":  # 0 or 1 in one byte: ordered as uint8, False first
-        return _U8
-    code = _arrays.KEY_CODE_OF_DTYPE.get(a.dtype)
-    if code is None:
-        raise TypeError(f"gpusort.{fn}: key {c} has dtype {a.dtype}, which is not a key type gpusort sorts "
-                        f"(supported: bool, {', '.join(_arrays.KEY_OF_DTYPE)})")
-    return code
-
 
 def _directions(descending, count, fn):
     if isinstance(descending, bool) or descending is None:
@@ -63,7 +51,7 @@ def _permutation(owner, arrays, descending, n, nan_largest, index_dtype, fn):
     Array on the keys' device)."""
     a = owner
     o = a.empty((n,), index_dtype)
-    codes = [_code(x, fn, i) for i, x in enumerate(arrays)]
+    codes = [_arrays.key_code(x, fn, f"key {i}: ", allow_bool=True) for i, x in enumerate(arrays)]
     ptrs = [x.ptr for x in arrays]
     ib = 8 if index_dtype == "int64" else 4
     if a.device != HOST:

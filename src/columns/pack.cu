@@ -5,21 +5,22 @@
 #include "columns/ordered.hpp"
 #include "columns/pack.hpp"
 
+#include <gpusort/detail/block/warp.cuh>
 #include <gpusort/detail/core/launch.cuh>
 
 namespace gpusort::detail::columns {
 namespace {
 
-// Each column's minimum: a grid-stride minimum per thread, a warp
-// reduction, one atomicMin per warp.
+// Each column's minimum: a grid-stride minimum per thread, the block
+// layer's warp minimum, one atomicMin per warp.
 __global__ void mins_kernel(packed_group g, std::uint64_t* mins, std::size_t n) {
   for (int c = 0; c < g.count; ++c) {
     std::uint64_t m = ~std::uint64_t(0);
     for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
          i += std::size_t(gridDim.x) * blockDim.x)
       m = min(m, ordered_any(g.columns[c], i));
-    for (int off = 16; off > 0; off /= 2) m = min(m, __shfl_down_sync(0xFFFFFFFFu, m, off));
-    if ((threadIdx.x & 31) == 0 && m != ~std::uint64_t(0))
+    m = block::warp_min(m);
+    if (block::lane_id() == 0 && m != ~std::uint64_t(0))
       atomicMin(reinterpret_cast<unsigned long long*>(mins + c), static_cast<unsigned long long>(m));
   }
 }

@@ -20,18 +20,14 @@
 #include "sample/segments.cuh"
 #include "sample/tuning.cuh"
 
+#include <gpusort/detail/block/warp.cuh>
+
 #include <cstddef>
 
 namespace gpusort::detail::sample {
 
-__device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
-  for (int o = 16; o > 0; o >>= 1) x = min(x, __shfl_xor_sync(0xFFFFFFFFu, x, o));
-  return x;
-}
-__device__ __forceinline__ unsigned long long warp_max(unsigned long long x) {
-  for (int o = 16; o > 0; o >>= 1) x = max(x, __shfl_xor_sync(0xFFFFFFFFu, x, o));
-  return x;
-}
+using block::warp_max;
+using block::warp_min;
 
 // minmax
 template <class K, class Ord>

@@ -1,7 +1,9 @@
 // Warp-level building blocks shared by the rankers, the classifiers and
 // the count kernels: lane masks, digit matching by ballots (Adinets &
-// Merrill 2022, "Onesweep", section 4: the warp multi-split), and the
-// warp-uniform check that lets equal-heavy input take one atomic a warp.
+// Merrill 2022, "Onesweep", section 4: the warp multi-split), the
+// warp-uniform check that lets equal-heavy input take one atomic a warp,
+// and the warp's minimum and maximum of 64-bit ranks (sample sort's
+// interpolated pivots, the sort by columns' minima).
 #pragma once
 
 #include <cstdint>
@@ -55,6 +57,16 @@ __device__ __forceinline__ bool warp_one_digit(const unsigned (&d)[N], unsigned 
 #pragma unroll
   for (int i = 0; i < N; ++i) same &= (d[i] & mask) == digit;
   return __all_sync(~0u, same);
+}
+
+// The minimum (maximum) of x over the full warp, in every lane.
+__device__ __forceinline__ unsigned long long warp_min(unsigned long long x) {
+  for (int o = 16; o > 0; o >>= 1) x = min(x, __shfl_xor_sync(0xFFFFFFFFu, x, o));
+  return x;
+}
+__device__ __forceinline__ unsigned long long warp_max(unsigned long long x) {
+  for (int o = 16; o > 0; o >>= 1) x = max(x, __shfl_xor_sync(0xFFFFFFFFu, x, o));
+  return x;
 }
 
 }  // namespace gpusort::detail::block
