@@ -27,6 +27,12 @@
 #              1e8 keys: u32, f32, u64, u32 + u32 pairs
 #   python     python -m gpusort.bench (the package from build/python, else
 #              the installed one): torch, CuPy and NumPy where installed
+#   headline   the headline's cases alone (bench/headline.py: one task a bar),
+#              from one run on this GPU: the automatic sort against CUB at
+#              2^28 (u32 and u64 keys, u32 + u32 pairs, u64 + u32 indices),
+#              segments of power-law sizes, top-k, host memory, and the
+#              python preset; writes bench/results/<device>-headline.csv and
+#              its figure, and with README=FILE rewrites FILE's headline table
 #   sweep      every algorithm, u32 keys, n = 2^10 to 2^28 (gpusort bench's
 #              default)
 #   dists      the comparison sorts and their peers at 2^26 on sorted,
@@ -112,6 +118,13 @@ preset() {
       made+=("$parts/python.csv")
       PYTHONPATH="$path" python3 -m gpusort.bench --csv "$parts/python.csv" "$@" ||
         { echo "bench.sh: part python failed" >&2; status=1; } ;;
+    headline)
+      run hl_sorts bench --algo auto,radix_onesweep,radix_msd,cub_radix,cub_radix_cuda --key u32,u64 \
+        --value none,u32 --n 2^28 "$@"
+      run hl_segmented bench --algo segmented,cub_segmented --n 2^26 --dist segpow256 "$@"
+      run hl_topk bench-topk --key f32 --n 2^28 --k 1024 --dist unit "$@"
+      run hl_host bench --algo host_pageable,host_naive_pageable --key u64 --n 1e9 "$@"
+      preset python ;;
     sweep) run sweep bench "$@" ;;
     dists)
       run dists bench --algo radix_onesweep,cub_radix,merge_path,cub_merge,sample,quick --n 2^26 "$@" \
@@ -177,6 +190,14 @@ case "${1:-all}" in
     p=$1
     shift
     preset "$p" "$@"
-    join_parts "${CSV:-bench/results/$(slug)-$p.csv}" ;;
+    out=${CSV:-bench/results/$(slug)-$p.csv}
+    join_parts "$out"
+    if [ "$p" = headline ]; then
+      if python3 -c 'import matplotlib' 2> /dev/null; then
+        "$bin" plot --headline --csv "$out" --out "${out%.csv}.png" ${README:+--readme "$README"} || status=1
+      else  # the table alone
+        python3 bench/headline.py "$out" --table ${README:+--readme "$README"} || status=1
+      fi
+    fi ;;
 esac
 exit $status

@@ -598,7 +598,7 @@ template <class K> void test_bit_ranges() {
 // cycle (a warp's segments of one class are not end to end), and equal
 // sizes 3, 8, 12, 5 (they are); ties (few_unique, equal) and, for floats,
 // both zeros in one segment (float_special: about 40% of 16-key segments),
-// which sends a keys-only warp from its rank-only sort to the indexed one.
+// which sends a keys-only lane from its rank-only sort to an insertion.
 template <class K> void test_small_segments() {
   std::vector<std::size_t> cycle;
   for (std::size_t i = 0; i < 12000; ++i) cycle.push_back(1 + (i * 7) % 17);
@@ -619,8 +619,36 @@ template <class K> void test_small_segments() {
         }
 }
 
+// The wide thread classes (17..64 keys one lane a segment, for keys of up
+// to 4 bytes alone in an order of every bit; the group classes otherwise):
+// sizes 15..66 in a cycle (a warp's segments of one class are not end to
+// end), equal sizes 17, 32, 33, 50 and 64 (they are; a lead of one key
+// leaves the 16-byte vectors unaligned); ties, and float specials under
+// both NaN orders (a lane whose segment holds both zeros, or NaNs to fold,
+// sorts it by insertion); values now and then, and a bit range.
+template <class K> void test_wide_segments() {
+  std::vector<std::size_t> cycle;
+  for (std::size_t i = 0; i < 5000; ++i) cycle.push_back(15 + (i * 11) % 52);
+  static const layout mixed = back_to_back("sizes 15..66", cycle);
+  static const layout equal[] = {equal_sizes(17, 3000, 0, 0), equal_sizes(32, 2500, 1, 0), equal_sizes(33, 2001, 0, 3),
+                                 equal_sizes(50, 1500, 0, 0), equal_sizes(64, 1601, 1, 1)};
+  std::size_t k = 0;
+  for (h::dist d : {h::dist::uniform, h::dist::few_unique, h::dist::equal, h::dist::float_special})
+    for (auto dir : both_orders)
+      for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest})
+        for (const layout* L : {&mixed, &equal[k % 5]}) {
+          seg_case c = rotated(k, *L, d, 1000 + k);
+          c.dir = dir, c.nans = nans, c.pairs = k % 8 == 7;
+          GPUSORT_SEG_CASE(run_width<K>(*L, c, rotated_wide(k)));
+          ++k;
+        }
+  seg_case c = rotated(k, mixed, h::dist::uniform, 1100);
+  c.pairs = false, c.begin_bit = 2, c.end_bit = t::width_of<K> - 1;
+  GPUSORT_SEG_CASE(run_width<K>(mixed, c, rotated_wide(k)));
+}
+
 // NaNs largest (the frameworks' order) on float specials: the thread
-// classes (a warp whose segments hold a NaN sorts by index), the warp and
+// classes (a lane whose segment holds a NaN sorts by insertion), the warp and
 // block sizes of power_law, and a bit range.
 template <class K> void test_nans_largest() {
   std::vector<std::size_t> cycle;
@@ -649,6 +677,7 @@ TYPED_TEST(GpuSegmented, Distributions) { test_distributions<TypeParam>(); }
 TYPED_TEST(GpuSegmented, BitRanges) { test_bit_ranges<TypeParam>(); }
 TYPED_TEST(GpuSegmented, SmallSegments) { test_small_segments<TypeParam>(); }
 TYPED_TEST(GpuSegmented, NansLargest) { test_nans_largest<TypeParam>(); }
+TYPED_TEST(GpuSegmented, WideSegments) { test_wide_segments<TypeParam>(); }
 
 // ---- API tests -------------------------------------------------------------------------------
 
@@ -1043,7 +1072,8 @@ bool sanitize_selected() {
 
 template <class K> void sanitize_cases() {
   const layout layouts[] = {power_law(20001, 100, 61), gapped(6000, 62), equal_sizes(4097, 3, 5, 7),
-                            equal_sizes(33, 100, 0, 0), half_and_small(30000, 63), equal_sizes(16, 301, 0, 0)};
+                            equal_sizes(33, 100, 0, 0), half_and_small(30000, 63), equal_sizes(16, 301, 0, 0),
+                            equal_sizes(64, 70, 1, 0)};
   std::size_t k = 0;
   for (const layout& L : layouts)
     for (int i = 0; i < 4; ++i, ++k) {
@@ -1060,6 +1090,16 @@ TEST_F(GpuSanitizeSegmented, U32) {
 TEST_F(GpuSanitizeSegmented, F64) {
   if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
   sanitize_cases<double>();
+}
+// the wide classes' insertion (both zeros and NaNs in 64-key segments)
+TEST_F(GpuSanitizeSegmented, F32Specials) {
+  if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
+  const layout L = equal_sizes(64, 70, 0, 0);
+  for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest}) {
+    seg_case c = rotated(0, L, h::dist::float_special, 950);
+    c.pairs = false, c.nans = nans;
+    GPUSORT_SEG_CASE(run_width<float>(L, c, false));
+  }
 }
 TEST_F(GpuSanitizeSegmented, U8) {
   if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";

@@ -65,34 +65,39 @@ template <class K> using packed_type = typename packed_element<typename key_trai
 // coalesced. Keys sit at linear places x of the warp's area, stored at
 // x + x / 32: a warp's 32 consecutive places meet 32 banks, and so do the
 // lanes' walks of their own CAP keys (lane l at l x CAP + i + l x CAP / 32,
-// distinct mod 32 for CAP <= 32). A pad word every CAP instead cost every
-// warp-wide move a 2-way conflict.
+// distinct mod 32 for CAP <= 32; two lanes a bank at 64). A pad word every
+// CAP instead cost every warp-wide move a 2-way conflict.
 //   load     when the 32 segments lie end to end (one offsets array, the
 //            class list in segment order: the common case), the warp
 //            copies their whole range, 32 keys a round; otherwise round r
-//            moves segment j's keys into places j x CAP.. (CAP lanes a
-//            segment, 32 / CAP segments a round)
+//            moves the keys e = 32 r + lane of the warp's segments, segment
+//            e / CAP at place e
 //   sort     each lane its own segment, written back in place. BARE
 //            (keys alone, every bit in the order): the ranks themselves,
 //            by min and max, and the keys rebuilt from them (a float zero
 //            from the kind the segment holds; a segment holding both
-//            zeros sends its warp the other way). Otherwise (rank, index)
+//            zeros, or NaNs to fold, by insertion). Otherwise (rank, index)
 //            elements, the keys gathered by index, and with values each
 //            one's source place.
 //   store    the load's moves in reverse
-// The next 32 segments' offsets are read before the sort, so their
-// latency hides behind it.
-// One thread class; sk and src: the warp's area (33 x CAP keys) and its
-// source places (32 x CAP).
-template <int CAP, class K, bool BARE>
+// Software pipelined over two areas (BUFS = 2): the next 32 segments' keys
+// are copied by cp.async (block/async_copy.cuh: no registers held) while
+// this warp sorts and stores the current ones, and the offsets of the ones
+// after are read meanwhile. One iteration's loads in flight a warp left
+// the kernel at about half of the copy rate (Little's law). Keys of 1 and
+// 2 bytes have no cp.async: they load when issued, as with one area.
+// sk: the warp's BUFS areas of 33 x CAP keys; src: its source places (32 x
+// CAP, with values).
+template <int CAP, class K, bool BARE, int THREADS = tuning::group_threads, int BUFS = 1>
 __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, typename key_traits<K>::bits* sk,
                                              std::uint16_t* src) {
   using traits = key_traits<K>;
   using U = typename traits::bits;
   using pe = packed_element<U>;
   using E = typename pe::type;
-  constexpr int warps = tuning::group_threads / 32;
-  constexpr int per_round = 32 / CAP;
+  static_assert(BUFS == 1 || BUFS == 2, "one or two areas");
+  constexpr int warps = THREADS / 32;
+  constexpr unsigned area = 33 * CAP;
   const unsigned first = a.b.firsts[cls];
   const unsigned count = a.b.firsts[cls + 1] - first;
   const unsigned lane = threadIdx.x % 32;
@@ -100,81 +105,100 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   const U* kin = reinterpret_cast<const U*>(a.kin);
   U* kout = reinterpret_cast<U*>(a.kout);
   const bool pairs = a.vals.in != nullptr;
-  // V keys a 16-byte vector: the rank-only sort's end-to-end moves go by
+  // V keys a 16-byte vector: the rank-only sort's end-to-end stores go by
   // vectors when both ranges are 16-byte aligned (a quarter of the u32
-  // loads and stores)
+  // stores), and so do the loads of keys without cp.async
   constexpr int V = 16 / int(sizeof(U));
   // (not for 8-byte keys: seg16 u64 139 -> 114 Gkeys/s with them; nor for
   // the indexed sort, which has no registers to spare)
   constexpr bool vectors = BARE && V <= CAP && sizeof(U) <= 4;
-  // list entries (32-bit, as the class list is)
+  constexpr bool async = block::async_copyable<U>;
   const unsigned warps_all = gridDim.x * warps;
-  unsigned w = blockIdx.x * warps + threadIdx.x / 32;
-  std::size_t s0 = 0, s1 = 0;
-  if (std::size_t(w) * 32 + lane < count) a.off.span(a.b.list[first + w * 32 + lane], s0, s1);
-  for (; std::size_t(w) * 32 < count; w += warps_all) {
+
+  // The warp's 32 segments of one iteration (w: its list entries / 32),
+  // from each lane's span; every lane calls it (shuffles).
+  struct range {
+    bool live;             // the warp has segments this iteration
+    bool joined;           // end to end
+    bool by_vector;        // and 16-byte aligned at both ends
+    std::size_t base, s0;  // the first key; this lane's segment's
+    unsigned total, size, off;
+  };
+  const auto range_of = [&](unsigned w, std::size_t s0, std::size_t s1) {
+    range r;
+    r.live = std::size_t(w) * 32 < count;
     const std::size_t g = std::size_t(w) * 32 + lane;
-    const unsigned size = unsigned(s1 - s0);
+    r.s0 = s0;
+    r.size = unsigned(s1 - s0);
     // end to end: every live lane starts where the one before it ends
     const std::size_t before_end = __shfl_up_sync(0xFFFFFFFFu, s1, 1);
-    const bool joined = __all_sync(0xFFFFFFFFu, g >= count || lane == 0 || s0 == before_end);
-    const unsigned last = count - std::size_t(w) * 32 < 32 ? unsigned(count - std::size_t(w) * 32 - 1) : 31u;
-    const std::size_t base = __shfl_sync(0xFFFFFFFFu, s0, 0);
-    const unsigned total = unsigned(__shfl_sync(0xFFFFFFFFu, s1, int(last)) - base);
-    const unsigned off = !joined ? lane * CAP : size ? unsigned(s0 - base) : 0u;  // lanes past the list: size 0
-    const bool by_vector = vectors && joined &&
-                           ((reinterpret_cast<std::uintptr_t>(kin + base) | reinterpret_cast<std::uintptr_t>(kout + base)) & 15) == 0;
+    r.joined = __all_sync(0xFFFFFFFFu, g >= count || lane == 0 || s0 == before_end);
+    const unsigned last =
+        r.live && count - std::size_t(w) * 32 < 32 ? unsigned(count - std::size_t(w) * 32 - 1) : 31u;
+    r.base = __shfl_sync(0xFFFFFFFFu, s0, 0);
+    r.total = unsigned(__shfl_sync(0xFFFFFFFFu, s1, int(last)) - r.base);
+    r.off = !r.joined ? lane * CAP : r.size ? unsigned(s0 - r.base) : 0u;  // lanes past the list: size 0
+    r.by_vector = vectors && r.joined &&
+                  ((reinterpret_cast<std::uintptr_t>(kin + r.base) | reinterpret_cast<std::uintptr_t>(kout + r.base)) &
+                   15) == 0;
+    return r;
+  };
+  const auto span_of = [&](unsigned w, std::size_t& s0, std::size_t& s1) {
+    s0 = s1 = 0;
+    if (std::size_t(w) * 32 + lane < count) a.off.span(a.b.list[first + std::size_t(w) * 32 + lane], s0, s1);
+  };
 
-    // f(place, global index) for each key of the 32 segments, key by key:
-    // end to end, 32 consecutive keys a round; otherwise CAP lanes a segment
-    const auto key_moves = [&](auto&& f) {
-      if (joined) {
+  // f(place, global index) for each key of the 32 segments, key by key:
+  // end to end, 32 consecutive keys a round; otherwise CAP lanes a segment
+  const auto key_moves = [&](const range& r, auto&& f) {
+    if (r.joined) {
 #pragma unroll
-        for (int r = 0; r < CAP; ++r) {
-          const unsigned x = unsigned(r) * 32 + lane;
-          if (x < total) f(x, base + x);
-        }
-      } else {
-#pragma unroll
-        for (int r = 0; r < CAP; ++r) {
-          const unsigned j = unsigned(r) * per_round + lane / CAP, k = lane % CAP;
-          const std::size_t at = __shfl_sync(0xFFFFFFFFu, s0, int(j));
-          const unsigned n = __shfl_sync(0xFFFFFFFFu, size, int(j));
-          if (k < n) f(j * CAP + k, at + k);
-        }
-      }
-    };
-
-    // load
-    if (by_vector) {
-#pragma unroll
-      for (int r = 0; r < CAP / V; ++r) {
-        const unsigned x = (unsigned(r) * 32 + lane) * V;
-        if (x + V <= total) {
-          const uint4 v = *reinterpret_cast<const uint4*>(kin + base + x);
-          const U* k = reinterpret_cast<const U*>(&v);
-#pragma unroll
-          for (int j = 0; j < V; ++j) sk[place(x + j)] = k[j];
-        } else {
-          for (unsigned j = x; j < total; ++j) sk[place(j)] = kin[base + j];
-        }
+      for (int i = 0; i < CAP; ++i) {
+        const unsigned x = unsigned(i) * 32 + lane;
+        if (x < r.total) f(x, r.base + x);
       }
     } else {
-      key_moves([&](unsigned x, std::size_t at) { sk[place(x)] = kin[at]; });
+#pragma unroll
+      for (int i = 0; i < CAP; ++i) {
+        const unsigned e = unsigned(i) * 32 + lane, j = e / CAP, k = e % CAP;
+        const std::size_t at = __shfl_sync(0xFFFFFFFFu, r.s0, int(j));
+        const unsigned n = __shfl_sync(0xFFFFFFFFu, r.size, int(j));
+        if (k < n) f(j * CAP + k, at + k);
+      }
     }
-    __syncwarp();
+  };
 
-    // the next segments' offsets, in flight during the sort
-    const std::size_t g_next = g + std::size_t(warps_all) * 32;
-    std::size_t n0 = 0, n1 = 0;
-    if (g_next < count) a.off.span(a.b.list[first + g_next], n0, n1);
+  // the 32 segments' keys into area sk_: copies started (cp.async), or
+  // done (keys without it)
+  const auto load = [&](const range& r, U* sk_) {
+    if constexpr (!async) {
+      if (r.by_vector) {
+#pragma unroll
+        for (int i = 0; i < CAP / V; ++i) {
+          const unsigned x = (unsigned(i) * 32 + lane) * V;
+          if (x + V <= r.total) {
+            const uint4 v = *reinterpret_cast<const uint4*>(kin + r.base + x);
+            const U* k = reinterpret_cast<const U*>(&v);
+#pragma unroll
+            for (int j = 0; j < V; ++j) sk_[place(x + j)] = k[j];
+          } else {
+            for (unsigned j = x; j < r.total; ++j) sk_[place(j)] = kin[r.base + j];
+          }
+        }
+        return;
+      }
+    }
+    key_moves(r, [&](unsigned x, std::size_t at) { block::copy_async(sk_ + place(x), kin + at); });
+  };
 
-    // sort
+  // sort area sk_ in place (every lane its segment)
+  const auto sort = [&](const range& r, U* sk_) {
+    const unsigned size = r.size, off = r.off;
     const auto by_index = [&] {
       E x[CAP];
 #pragma unroll
       for (int i = 0; i < CAP; ++i)
-        x[i] = unsigned(i) < size ? pe::make(U(a.ord.rank(traits::twiddle(sk[place(off + i)]))), unsigned(i))
+        x[i] = unsigned(i) < size ? pe::make(U(a.ord.rank(traits::twiddle(sk_[place(off + i)]))), unsigned(i))
                                   : pe::pad();
       block::thread_network_sort(x, typename pe::less{});
       U y[CAP];  // the sorted bits, read before any is written back
@@ -182,79 +206,138 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
       for (int i = 0; i < CAP; ++i)
         if (unsigned(i) < size) {
           const unsigned from = off + pe::index(x[i]);
-          y[i] = sk[place(from)];
+          y[i] = sk_[place(from)];
           if (pairs) src[off + i] = std::uint16_t(from);
         }
 #pragma unroll
       for (int i = 0; i < CAP; ++i)
-        if (unsigned(i) < size) sk[place(off + i)] = y[i];
+        if (unsigned(i) < size) sk_[place(off + i)] = y[i];
+    };
+    // stable insertion of each key among the ranks before it (NaNs folded
+    // to one rank, both zeros one rank: equal ones keep their order)
+    const auto insertion_sort = [&] {
+      for (unsigned i = 1; i < size; ++i) {
+        const U v = sk_[place(off + i)];
+        const auto rv = a.ord.rank(traits::twiddle(v));
+        unsigned j = i;
+        for (; j > 0; --j) {
+          const U u = sk_[place(off + j - 1)];
+          if (!(rv < a.ord.rank(traits::twiddle(u)))) break;
+          sk_[place(off + j)] = u;
+        }
+        sk_[place(off + j)] = v;
+      }
     };
     if constexpr (BARE) {
       // full order: rank = fold(twiddled) ^ flip, one to one but for the
       // zeros and, with NaNs largest, the NaNs. A segment whose zeros are
-      // all of one sign sorts its ranks and writes that zero back; one with
-      // both zeros, or with a NaN to fold, sorts by index.
+      // all of one sign sorts its ranks and writes that zero back.
       using R = std::conditional_t<(sizeof(U) < 4), std::uint32_t, U>;
       using order = key_order<K>;
-      R r[CAP];
+      R rk[CAP];
       bool minus = false, plus = false, nan = false;
 #pragma unroll
       for (int i = 0; i < CAP; ++i) {
         const bool live = unsigned(i) < size;
-        const U t = live ? traits::twiddle(sk[place(off + i)]) : U(0);
+        const U t = live ? traits::twiddle(sk_[place(off + i)]) : U(0);
         if constexpr (traits::is_float) {
           minus |= live && t == order::minus_zero;
           plus |= live && t == order::plus_zero;
           nan |= live && U(t - a.ord.nan_lo) > a.ord.nan_span;
         }
-        r[i] = live ? R(a.ord.rank(t)) : R(~R(0));
+        rk[i] = live ? R(a.ord.rank(t)) : R(~R(0));
       }
-      if (!traits::is_float || !__any_sync(0xFFFFFFFFu, (minus && plus) || nan)) {
-        block::thread_network_sort(r, block::unsigned_less{});
+      const auto by_rank = [&] {
+        block::thread_network_sort(rk, block::unsigned_less{});
         const U zero_rank = U(order::plus_zero ^ a.ord.flip);
         const U zero = minus ? order::minus_zero : order::plus_zero;
 #pragma unroll
         for (int i = 0; i < CAP; ++i)
           if (unsigned(i) < size) {
-            U t = U(U(r[i]) ^ a.ord.flip);
-            if constexpr (traits::is_float) t = U(r[i]) == zero_rank ? zero : t;
-            sk[place(off + i)] = traits::untwiddle(t);
+            U t = U(U(rk[i]) ^ a.ord.flip);
+            if constexpr (traits::is_float) t = U(rk[i]) == zero_rank ? zero : t;
+            sk_[place(off + i)] = traits::untwiddle(t);
           }
-      } else if constexpr (traits::is_float) {
-        by_index();
-      }
+      };
+      // A lane whose segment has equal ranks of unequal bits (both zeros,
+      // NaNs to fold: rare) sorts it alone, by a stable insertion in its
+      // area, so the kernel holds no (rank, index) elements: as lean in
+      // registers as for integers. (Sending the warp to the indexed sort
+      // instead held f32 at 80 registers: 3 blocks an SM, not 4.)
+      const bool special = traits::is_float && ((minus && plus) || nan);
+      if (!special) by_rank();
+      else insertion_sort();
     } else {
       by_index();
     }
-    __syncwarp();
+  };
 
-    // store
-    if (by_vector) {
+  const auto store = [&](const range& r, const U* sk_) {
+    if (r.by_vector) {
 #pragma unroll
-      for (int r = 0; r < CAP / V; ++r) {
-        const unsigned x = (unsigned(r) * 32 + lane) * V;
-        if (x + V <= total) {
+      for (int i = 0; i < CAP / V; ++i) {
+        const unsigned x = (unsigned(i) * 32 + lane) * V;
+        if (x + V <= r.total) {
           uint4 v;
           U* k = reinterpret_cast<U*>(&v);
 #pragma unroll
-          for (int j = 0; j < V; ++j) k[j] = sk[place(x + j)];
-          *reinterpret_cast<uint4*>(kout + base + x) = v;
+          for (int j = 0; j < V; ++j) k[j] = sk_[place(x + j)];
+          *reinterpret_cast<uint4*>(kout + r.base + x) = v;
         } else {
-          for (unsigned j = x; j < total; ++j) kout[base + j] = sk[place(j)];
+          for (unsigned j = x; j < r.total; ++j) kout[r.base + j] = sk_[place(j)];
         }
         if (pairs)
-          for (unsigned j = x; j < x + V && j < total; ++j) a.vals.move(base + j, base + src[j]);
+          for (unsigned j = x; j < x + V && j < r.total; ++j) a.vals.move(r.base + j, r.base + src[j]);
       }
     } else {
       // the value of place x came from place src[x] of the same segment
-      key_moves([&](unsigned x, std::size_t at) {
-        kout[at] = sk[place(x)];
+      key_moves(r, [&](unsigned x, std::size_t at) {
+        kout[at] = sk_[place(x)];
         if (pairs) a.vals.move(at, at - x + src[x]);
       });
     }
-    __syncwarp();  // the next segments reuse the area
-    s0 = n0;
-    s1 = n1;
+  };
+
+  unsigned w = blockIdx.x * warps + threadIdx.x / 32;
+  std::size_t s0, s1;
+  span_of(w, s0, s1);
+  range cur = range_of(w, s0, s1);
+  if constexpr (BUFS == 2) {
+    if (cur.live) load(cur, sk);
+    block::copy_async_commit();
+    span_of(w + warps_all, s0, s1);  // the next segments' offsets
+    unsigned b = 0;
+    while (cur.live) {
+      w += warps_all;
+      const range next = range_of(w, s0, s1);
+      if (next.live) load(next, sk + (b ^ 1) * area);
+      block::copy_async_commit();
+      span_of(w + warps_all, s0, s1);  // in flight during the sort
+      block::copy_async_wait_prior<1>();
+      __syncwarp();
+      sort(cur, sk + b * area);
+      __syncwarp();
+      store(cur, sk + b * area);
+      __syncwarp();  // the area takes the segments after next
+      cur = next;
+      b ^= 1;
+    }
+  } else {
+    // one area: load, then the next segments' offsets in flight during
+    // the sort (their range is taken after the store, so it holds no
+    // registers through the sort)
+    while (cur.live) {
+      load(cur, sk);
+      block::copy_async_wait();
+      __syncwarp();
+      w += warps_all;
+      span_of(w, s0, s1);
+      sort(cur, sk);
+      __syncwarp();
+      store(cur, sk);
+      __syncwarp();  // the next segments reuse the area
+      cur = range_of(w, s0, s1);
+    }
   }
 }
 
@@ -265,18 +348,37 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
 template <class K, bool BARE>
 __global__ void __launch_bounds__(tuning::group_threads,
                                   tuning::thread_blocks<(BARE ? sizeof(K) : sizeof(packed_type<K>)) * tuning::thread_max,
-                                                        BARE && !key_traits<K>::is_float>)
+                                                        BARE>)
     thread_kernel(class_args<K> a) {
   using U = typename key_traits<K>::bits;
   constexpr int warps = tuning::group_threads / 32;
-  __shared__ U keys[warps][33 * tuning::thread_max];
-  __shared__ std::uint16_t source[warps][32 * tuning::thread_max];
+  constexpr int bufs = BARE ? tuning::thread_areas<U> : 1;
+  __shared__ U keys[warps][bufs * 33 * tuning::thread_max];
+  __shared__ std::uint16_t source[warps][BARE ? 1 : 32 * tuning::thread_max];
   copy_class(a);
   U* sk = keys[threadIdx.x / 32];
   std::uint16_t* src = source[threadIdx.x / 32];
   [&]<int... C>(std::integer_sequence<int, C...>) {
-    (thread_class<(2 << C), K, BARE>(a, tuning::first_thread + C, sk, src), ...);
+    (thread_class<(2 << C), K, BARE, tuning::group_threads, bufs>(a, tuning::first_thread + C, sk, src), ...);
   }(std::make_integer_sequence<int, tuning::thread_classes>{});
+}
+
+// The first two group classes (17 .. 64 keys) as thread classes, when keys
+// of up to 4 bytes sort alone in an order of every bit: one lane a segment,
+// Batcher's network over the ranks alone (191 and 543 comparators of one
+// min and one max), instead of the group bitonic network of (rank, index)
+// elements, its two-word shuffles and its gather. A lane's walk of 64 keys
+// meets each bank twice (places x + x / 32); the warp-wide moves, once.
+template <class K>
+__global__ void __launch_bounds__(tuning::wide_threads<typename key_traits<K>::bits>,
+                                  tuning::wide_blocks<typename key_traits<K>::bits>)
+    wide_thread_kernel(class_args<K> a) {
+  using U = typename key_traits<K>::bits;
+  constexpr int threads = tuning::wide_threads<U>, bufs = tuning::wide_areas<U>;
+  __shared__ U keys[threads / 32][bufs * 33 * tuning::wide_max];
+  U* sk = keys[threadIdx.x / 32];
+  thread_class<tuning::wide_max / 2, K, true, threads, bufs>(a, tuning::first_group, sk, nullptr);
+  thread_class<tuning::wide_max, K, true, threads, bufs>(a, tuning::first_group + 1, sk, nullptr);
 }
 
 // Group class CLS: G lanes x ITEMS elements a segment.

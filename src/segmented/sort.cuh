@@ -40,6 +40,10 @@ template <class K> struct launch_args {
   const call_context* ctx_ptr;
 };
 
+// Keys alone in an order of every bit: the ranks are the keys, no index
+// and no gather.
+template <class K> bool bare(const launch_args<K>& a) { return !a.args.vals.in && a.args.ord.full_range(); }
+
 // The copy and thread classes: one launch, its grid sized for the most
 // segments any of them can hold (the copy class's: every segment).
 template <class K> void launch_threads(const launch_args<K>& a, std::size_t segments) {
@@ -49,13 +53,26 @@ template <class K> void launch_threads(const launch_args<K>& a, std::size_t segm
     kernel<<<grid, tuning::group_threads, 0, a.stream>>>(a.args);
     a.ctx_ptr->check_launch("segmented thread sort");
   };
-  // keys alone in an order of every bit: the ranks are the keys
-  if (!a.args.vals.in && a.args.ord.full_range()) launch(thread_kernel<K, true>);
+  if (bare(a)) launch(thread_kernel<K, true>);
   else launch(thread_kernel<K, false>);
 }
 
-// The group classes: the three of four items a lane in one launch, the one
-// of eight in another (it runs at half their occupancy).
+// The group classes of up to 64 keys as thread classes (keys of up to 4
+// bytes, bare): 32 segments a warp.
+template <class K> void launch_wide(const launch_args<K>& a, std::size_t segments, std::size_t n) {
+  constexpr int threads = tuning::wide_threads<typename key_traits<K>::bits>;
+  auto kernel = wide_thread_kernel<K>;
+  const std::size_t min_size = tuning::thread_max + 1;
+  const unsigned grid =
+      class_grid(*a.ctx_ptr, kernel, threads, (at_most(segments, n, min_size) + threads - 1) / threads);
+  kernel<<<grid, threads, 0, a.stream>>>(a.args);
+  a.ctx_ptr->check_launch("segmented thread sort");
+}
+
+// The group classes C0 .. C1 - 1 in one launch: those of four items a lane,
+// and the one of eight in another (it runs at half their occupancy); when
+// the wide kernel takes the first two, the last two in one (a launch that
+// finds no work costs about 3 us).
 template <int C0, int C1, class K> void launch_groups(const launch_args<K>& a, std::size_t segments, std::size_t n) {
   constexpr int per_block = tuning::group_threads / tuning::group_lanes[C0];
   const std::size_t min_size = (std::size_t(tuning::thread_max) << C0) + 1;  // capacity 2^(C0+5)
@@ -167,8 +184,18 @@ template <class K> void run(const call<K>& c) {
   // small
   const launch_args<K> a{{kin, c.keys_out, vals, off, lay.b, c.ord}, c.stream, &ctx};
   launch_threads(a, c.segments);
-  launch_groups<0, 3>(a, c.segments, c.n);
-  launch_groups<3, 4>(a, c.segments, c.n);
+  if constexpr (tuning::wide<typename key_traits<K>::bits>) {
+    if (bare(a)) {
+      launch_wide(a, c.segments, c.n);
+      launch_groups<2, 4>(a, c.segments, c.n);  // the two left in one launch
+    } else {
+      launch_groups<0, 3>(a, c.segments, c.n);
+      launch_groups<3, 4>(a, c.segments, c.n);
+    }
+  } else {
+    launch_groups<0, 3>(a, c.segments, c.n);
+    launch_groups<3, 4>(a, c.segments, c.n);
+  }
   launch_blocks<0>(a, c.segments, c.n);
 
   // large, huge

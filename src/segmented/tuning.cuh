@@ -14,7 +14,10 @@
 //   group  17 .. 256      G lanes x ITEMS elements (8 to 32 lanes, 4
 //                         elements a lane, 8 above 128): bitonic network
 //                         in registers (block/group_bitonic.cuh) of (rank,
-//                         index) elements, keys and values gathered
+//                         index) elements, keys and values gathered. Keys
+//                         of up to 4 bytes alone in an order of every bit,
+//                         up to 64: as the thread class, one lane a
+//                         segment (wide_thread_kernel)
 //   block  257 .. 4096    one block. Keys of up to 4 bytes: the radix
 //                         family's block radix sort (radix/block_sort.cuh,
 //                         sort_tile) of the keys' bits with their 16-bit
@@ -30,6 +33,7 @@
 // Empty segments (end <= begin) take no class.
 #pragma once
 
+#include <gpusort/detail/block/async_copy.cuh>
 #include <gpusort/detail/merge/merge_sort.cuh>
 
 #include <bit>
@@ -57,13 +61,32 @@ struct tuning {
   // kept them at 32 to 40 registers and spilled (up to 330 bytes of spill
   // loads a thread). The thread kernel holds its elements and then the
   // sorted keys: 4 blocks (64 registers) below 64 bytes, 3 (80) up to 128
-  // (16 u32 keys), 2 beyond; LEAN (integer keys sorted as their ranks, no
-  // index, no gather) 4 blocks up to 64 bytes. The group kernel also holds
+  // (16 u32 keys), 2 beyond; LEAN (keys sorted as their ranks, no index,
+  // no gather) 4 blocks up to 64 bytes. The group kernel also holds
   // a shuffled partner's copy: 4 blocks up to 32 bytes, 2 beyond.
   template <int BYTES, bool LEAN>
   static constexpr int thread_blocks = BYTES < 64 || (LEAN && BYTES == 64) ? 4 : BYTES <= 128 ? 3 : 2;
   template <int BYTES> static constexpr int group_blocks = BYTES <= 32 ? 4 : 2;
   static constexpr int group_max = 256;
+  // The thread classes' areas a warp, for keys alone (BARE): two (the next
+  // segments' keys copied by cp.async during the sort) for keys of 4 bytes;
+  // one for keys without cp.async (1 and 2 bytes), and for 8-byte keys,
+  // whose two areas would pass the 48 KB of static shared memory a block.
+  // With values, or a bit range (the indexed sort, 80 registers), one: two
+  // cost u32 + u32 pairs at 16 keys 13% (1.008 -> 1.137 ms, H100).
+  template <class U> static constexpr int thread_areas = block::async_copyable<U> && sizeof(U) <= 4 ? 2 : 1;
+  // wide thread classes: the group classes of capacity 32 and 64 sorted one
+  // lane a segment (wide_thread_kernel) when keys of up to 4 bytes sort
+  // alone in an order of every bit. A lane holds 64 ranks (128 registers
+  // with its addresses). Two areas of 33 x 64 u32 keys a warp: 64-thread
+  // blocks (34 KB), 6 an SM by shared memory; one area (1- and 2-byte
+  // keys): 128-thread blocks, 3 an SM (170 registers: at 128 the 2-byte
+  // keys spilled 288 bytes).
+  static constexpr int wide_max = 64;
+  template <class U> static constexpr int wide_areas = block::async_copyable<U> ? 2 : 1;
+  template <class U> static constexpr int wide_threads = wide_areas<U> == 2 ? 64 : 128;
+  template <class U> static constexpr int wide_blocks = wide_areas<U> == 2 ? 6 : 3;
+  template <class U> static constexpr bool wide = sizeof(U) <= 4;
 
   // block classes: (threads, items a thread) for capacities 2^9 .. 2^12.
   // The radix sort (keys up to 4 bytes, 8-bit digits) at 256 x 16 for 4096

@@ -44,6 +44,20 @@ template <class T> __device__ __forceinline__ void copy_async(T* s, const T* g) 
   *s = *g;
 }
 
+// Closes the group of this thread's copies started since the last commit
+// (a pipeline stage); copy_async_wait_prior<N> waits until at most N of
+// its newest groups are still in flight.
+__device__ __forceinline__ void copy_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void copy_async_wait_prior() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
 // Waits until this thread's copies have landed (visible to this thread;
 // __syncthreads() then publishes them to the block).
 __device__ __forceinline__ void copy_async_wait() {
