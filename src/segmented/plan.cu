@@ -191,32 +191,38 @@ __global__ void __launch_bounds__(256) list_fill_kernel(segment_list l) {
 // CUB's scan in two launches, the fill), which cost about 18 us under ncu
 // at 2^26 keys with no segment of the class there: the common case of a
 // call on small segments whose longest segment the caller does not bound.
-// A thread takes up to list_block_items consecutive entries.
+// The block walks the entries 1024 at a time (entry q = chunk + thread):
+// a chunk with listed segments scans their counts in the block and keeps
+// each one's first tile and run in shared memory for the fill; the entries
+// past the device-side count take the running totals, stores alone. (A
+// first version in which each thread scanned 16 consecutive entries from
+// global memory, and each warp filled every 32nd entry reading its bounds
+// back, was a chain of dependent loads: 0.17 ms.)
 constexpr int list_block_threads = 1024;
-constexpr std::size_t list_block_items = 64;
-
-__device__ __forceinline__ unsigned long long list_block_max(unsigned long long x, unsigned long long* shared) {
-  x = block::warp_max(x);
-  if (block::lane_id() == 0) shared[threadIdx.x / 32] = x;
-  __syncthreads();
-  x = block::lane_id() < list_block_threads / 32 ? shared[block::lane_id()] : 0ull;
-  x = block::warp_max(x);
-  __syncthreads();  // the caller reuses `shared`
-  return x;
-}
+constexpr std::size_t list_block_bound = std::size_t(1) << 16;  // entries (bound + 1) at most
 
 __global__ void __launch_bounds__(list_block_threads)
-list_block_kernel(offsets off, bins b, int cls, segment_list l, unsigned long long* run_counts,
-                  unsigned long long* tile_counts, std::size_t run, std::size_t tile) {
-  __shared__ unsigned long long sums[list_block_threads / 32];
+list_block_kernel(offsets off, bins b, int cls, segment_list l, std::size_t run, std::size_t tile) {
+  constexpr unsigned warps = list_block_threads / 32;
+  __shared__ unsigned long long sums[warps];
+  __shared__ unsigned long long longest_of[warps];
+  __shared__ unsigned long long first_tile[list_block_threads], first_run[list_block_threads];
+  __shared__ unsigned tiles_of[list_block_threads], runs_of[list_block_threads];
   const unsigned first = b.firsts[cls];
-  const unsigned count = b.firsts[cls + 1] - first;
-  const std::size_t entries = l.bound + 1;
-  const std::size_t per = (entries + list_block_threads - 1) / list_block_threads;
-  const std::size_t q0 = std::size_t(threadIdx.x) * per, q1 = q0 + per < entries ? q0 + per : entries;
+  const std::size_t count = b.firsts[cls + 1] - first;
   const bool runs_are_tiles = l.first_run == l.first_tile;
-  unsigned long long runs = 0, tiles = 0, longest = 0;
-  for (std::size_t q = q0; q < q1; ++q) {
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
+  unsigned long long tiles_before = 0, runs_before = 0, longest = 0;
+  for (std::size_t c = 0; c <= l.bound; c += list_block_threads) {
+    const std::size_t q = c + threadIdx.x;
+    if (c >= count) {  // no listed segment in this chunk: uniform across the block
+      if (q < l.bound) l.begin[q] = l.size[q] = 0;
+      if (q <= l.bound) {
+        l.first_tile[q] = tiles_before;
+        if (!runs_are_tiles) l.first_run[q] = runs_before;
+      }
+      continue;
+    }
     unsigned long long r = 0, t = 0;
     if (q < count) {
       std::size_t s0, s1;
@@ -227,33 +233,42 @@ list_block_kernel(offsets off, bins b, int cls, segment_list l, unsigned long lo
       t = (s1 - s0 + tile - 1) / tile;
       longest = longest > s1 - s0 ? longest : s1 - s0;
     } else if (q < l.bound) {
-      l.begin[q] = 0;
-      l.size[q] = 0;
+      l.begin[q] = l.size[q] = 0;
     }
-    run_counts[q] = r;
-    tile_counts[q] = t;
-    runs += r;
-    tiles += t;
+    unsigned long long chunk_tiles, chunk_runs = 0;
+    const unsigned long long at_tile = tiles_before + block::block_exclusive_sum<list_block_threads>(t, sums, chunk_tiles);
+    __syncthreads();  // sums again
+    unsigned long long at_run = at_tile;
+    if (!runs_are_tiles) {
+      at_run = runs_before + block::block_exclusive_sum<list_block_threads>(r, sums, chunk_runs);
+      __syncthreads();
+    }
+    if (q <= l.bound) {
+      l.first_tile[q] = at_tile;
+      if (!runs_are_tiles) l.first_run[q] = at_run;
+    }
+    first_tile[threadIdx.x] = at_tile;
+    first_run[threadIdx.x] = at_run;
+    tiles_of[threadIdx.x] = unsigned(t);
+    runs_of[threadIdx.x] = unsigned(r);
+    __syncthreads();
+    // the fill: a warp for each of the chunk's listed segments in turn
+    for (unsigned j = warp; j < list_block_threads && c + j < count; j += warps) {
+      if (!runs_are_tiles)
+        for (unsigned k = lane; k < runs_of[j]; k += 32) l.run_seg[first_run[j] + k] = unsigned(c + j);
+      for (unsigned k = lane; k < tiles_of[j]; k += 32) l.tile_seg[first_tile[j] + k] = unsigned(c + j);
+    }
+    __syncthreads();  // the shared entries are reused
+    tiles_before += chunk_tiles;
+    runs_before += chunk_runs;
   }
-  longest = list_block_max(longest, sums);
-  if (threadIdx.x == 0) *l.max_size = longest;
-  // exclusive scans of the counts: each thread's total, then its entries
-  const auto scan = [&](unsigned long long mine, const unsigned long long* counts, unsigned long long* firsts) {
-    unsigned long long at = block::block_exclusive_sum<list_block_threads>(mine, sums);
-    for (std::size_t q = q0; q < q1; ++q) {
-      firsts[q] = at;
-      at += counts[q];
-    }
-    __syncthreads();  // sums is reused
-  };
-  scan(tiles, tile_counts, l.first_tile);
-  if (!runs_are_tiles) scan(runs, run_counts, l.first_run);
-  __syncthreads();  // the scans' entries, for every warp below
-  const unsigned lane = threadIdx.x & 31u;
-  for (std::size_t q = threadIdx.x / 32; q < l.bound; q += list_block_threads / 32) {
-    if (!runs_are_tiles)
-      for (unsigned long long r = l.first_run[q] + lane; r < l.first_run[q + 1]; r += 32) l.run_seg[r] = unsigned(q);
-    for (unsigned long long t = l.first_tile[q] + lane; t < l.first_tile[q + 1]; t += 32) l.tile_seg[t] = unsigned(q);
+  // the largest listed segment
+  longest = block::warp_max(longest);
+  if (lane == 0) longest_of[warp] = longest;
+  __syncthreads();
+  if (warp == 0) {
+    longest = block::warp_max(lane < warps ? longest_of[lane] : 0ull);
+    if (lane == 0) *l.max_size = longest;
   }
 }
 
@@ -382,9 +397,8 @@ list_scratch take_list(temp_layout& t, std::size_t bound, std::size_t n, std::si
 void plan_list(const call_context& ctx, const offsets& off, const bins& b, int cls, const list_scratch& l,
                std::size_t run, std::size_t tile, cudaStream_t stream) {
   const std::size_t bound = l.list.bound;
-  if (bound + 1 <= list_block_threads * list_block_items) {
-    list_block_kernel<<<1, list_block_threads, 0, stream>>>(off, b, cls, l.list, l.run_counts, l.tile_counts, run,
-                                                            tile);
+  if (bound + 1 <= list_block_bound) {
+    list_block_kernel<<<1, list_block_threads, 0, stream>>>(off, b, cls, l.list, run, tile);
     ctx.check_launch("segmented lists");
     return;
   }
