@@ -693,6 +693,19 @@ template <class K, class V> void value_case(std::size_t k) {
   run_width<K, V>(L, c, k % 4 >= 2);
 }
 
+// More large segments than the one-block list walks at once (1,024), and
+// more than one chunk of them with empty entries after: the large class's
+// list made in one block (plan.cu), its scans carried from chunk to chunk.
+TEST_F(GpuSegmentedApi, ManyLargeSegments) {
+  std::vector<std::size_t> sizes(2100);  // 1,400 large
+  for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i] = i % 3 == 0 ? 5 + i % 200 : 4097 + (i * 37) % 6000;
+  const layout L = back_to_back("2,100 segments, two thirds large", sizes);
+  for (int k = 0; k < 2; ++k) {
+    seg_case c = rotated(std::size_t(k), L, h::dist::uniform, 1200 + std::uint64_t(k));
+    GPUSORT_SEG_CASE(run_width<std::uint32_t>(L, c, false));
+  }
+}
+
 TEST_F(GpuSegmentedApi, ValueWidths) {
   for (std::size_t k = 0; k < 4; ++k) {
     GPUSORT_SEG_CASE((value_case<std::uint32_t, std::uint8_t>(k)));
