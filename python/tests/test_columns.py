@@ -9,6 +9,7 @@ their NaN order agrees."""
 import numpy as np
 import pytest
 
+import frameworks
 import gpusort
 import oracle
 
@@ -102,17 +103,7 @@ def test_refused_inside_jax_jit():
 
 
 # ---- GPU arrays ----------------------------------------------------------------------
-GPU_FRAMEWORKS = []
-if gpusort.gpu_available():
-    for _name in ("torch", "cupy", "jax"):
-        try:
-            __import__(_name)
-            GPU_FRAMEWORKS.append(_name)
-        except ImportError:
-            pass
-if "jax" in GPU_FRAMEWORKS:
-    import jax
-    jax.config.update("jax_enable_x64", True)  # 64-bit keys stay 64-bit (as test_gpu.py)
+GPU_FRAMEWORKS = frameworks.installed() if gpusort.gpu_available() else []
 
 
 def _to(fw, h):

@@ -3,22 +3,14 @@ Skipped, with the reason, where there is no GPU or no framework."""
 import numpy as np
 import pytest
 
+import frameworks
 import gpusort
 import oracle
 
 if not gpusort.gpu_available():
     pytest.skip("no CUDA device: the GPU tests need one", allow_module_level=True)
 
-FRAMEWORKS = []
-for name in ("torch", "cupy", "jax"):
-    try:
-        __import__(name)
-        FRAMEWORKS.append(name)
-    except ImportError:
-        pass
-if "jax" in FRAMEWORKS:
-    import jax
-    jax.config.update("jax_enable_x64", True)  # 64-bit keys stay 64-bit
+FRAMEWORKS = frameworks.installed()
 if not FRAMEWORKS:
     pytest.skip("none of torch, cupy, jax is installed", allow_module_level=True)
 
