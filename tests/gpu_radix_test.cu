@@ -206,7 +206,8 @@ template <class K> void test_msd_edges() {
     for (std::size_t n : {l - 1, l, l + 1, 2 * l + 3, 300 * l + 7})
       run(t::h::generate<K>(t::h::dist::uniform, n, 9000 + n), "edge", pairs, false);
     for (auto d : {t::h::dist::few_unique, t::h::dist::equal, t::h::dist::zipf, t::h::dist::sorted,
-                   t::h::dist::float_special, t::h::dist::small_signed, t::h::dist::ids, t::h::dist::timestamps})
+                   t::h::dist::float_special, t::h::dist::small_signed, t::h::dist::ids, t::h::dist::timestamps,
+                   t::h::dist::grid, t::h::dist::normal})
       for (std::size_t n : {std::size_t(70000), std::size_t(1500001)})
         run(t::h::generate<K>(d, n, 9100 + n), t::h::to_string(d).data(), pairs, n % 2 == 1);
   }

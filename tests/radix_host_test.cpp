@@ -345,3 +345,30 @@ TEST(RadixMsdPlan, BoundsHoldTheLists) {
 }
 
 }  // namespace
+
+// The MSD cost: uniform keys (two levels, no value alone) pay every level
+// and the local sort; keys of few values (alone after the first level) pay
+// one level and a copy; a share alone bounds the later levels' shares.
+TEST(RadixMsdPlan, CostCountsLevelsLocalSortAndCopies) {
+  const md::msd_costs c{1.2f, 4.0f, 1.25f};
+  const float none[9] = {};
+  {
+    const float big[9] = {0, 1.0f, 0.0f};
+    EXPECT_FLOAT_EQ(md::msd_cost(big, none, 8, c), 1.0f + 1.2f + 4.0f);
+  }
+  {
+    const float big[9] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
+    EXPECT_FLOAT_EQ(md::msd_cost(big, none, 8, c), 1.0f + 7 * 1.2f + 4.0f);
+    const float alone[9] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
+    EXPECT_FLOAT_EQ(md::msd_cost(big, alone, 8, c), 1.0f + 1.25f);
+    // a third alone after two levels: levels 1 and 2 sort all but it
+    const float third[9] = {0, 0, 1.0f / 3, 1.0f / 3, 1.0f / 3, 1.0f / 3, 1.0f / 3, 1.0f / 3, 1.0f / 3};
+    EXPECT_FLOAT_EQ(md::msd_cost(big, third, 8, c), 1.0f + 1.2f * (1 + 6 * (2.0f / 3)) + 1.25f / 3 + 4.0f * 2 / 3);
+  }
+  {  // one varying digit: level 0 and the local sort, or the copy
+    const float big[9] = {};
+    const float alone[9] = {0, 0.5f};
+    EXPECT_FLOAT_EQ(md::msd_cost(big, none, 1, c), 1.0f + 4.0f);
+    EXPECT_FLOAT_EQ(md::msd_cost(big, alone, 1, c), 1.0f + 0.5f * 1.25f + 0.5f * 4.0f);
+  }
+}

@@ -194,7 +194,8 @@ struct family {
     const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
     const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_list.list, b.lsd_count, b.lsd_allowed, in_place, b.span,
                         b.hist2 != nullptr};
-    plan_kernel<T><<<1, T::bins, 0, p.stream>>>(s, b.lists[0].list, p.n, b.plan, lsd);
+    plan_kernel<T, K><<<1, T::bins, 0, p.stream>>>(s, b.lists[0].list, p.n, b.plan, lsd,
+                                                reinterpret_cast<const U*>(p.keys_in), digits);
     ctx.check_launch("radix msd plan");
     if (b.hist2) {  // LSD passes over the offset digits, if the plan chose them
       radix_onesweep::histogram_kernel<typename T::pass, K, true><<<dim3(hist_grid, 1), T::hist_threads, 0,

@@ -116,6 +116,56 @@ template <int BINS> __device__ __forceinline__ float block_sum(float x, float* w
   return all;
 }
 
+// The sample's runs of one value (msd_tuning.cuh): alone[k] counts the
+// sampled keys in runs of at least sample_run equal keys that k sorting
+// levels split from both sorted neighbours (a run at an end of the sample
+// counts from its one neighbour). skip[j]: level j's digit is every key's.
+// One block of T::bins threads; `sample` is shared memory.
+template <class T, class K, class Digits>
+__device__ void sample_alone(const typename key_traits<K>::bits* keys, std::size_t n, const Digits& digits,
+                             const int* skip, int levels, typename key_traits<K>::bits* sample, unsigned* alone) {
+  using U = typename key_traits<K>::bits;
+  constexpr int S = T::sample_keys;
+  static_assert((S & (S - 1)) == 0 && S % (2 * T::bins) == 0, "a power of two, whole rounds of the block");
+  const std::size_t stride = n / S;
+  for (int i = threadIdx.x; i < S; i += T::bins)
+    sample[i] = digits.rank_of(digits.pass[0].ordered(keys[std::size_t(i) * stride + stride / 2]));
+  __syncthreads();
+  // Batcher's bitonic sort of the ranks
+  for (int k = 2; k <= S; k <<= 1)
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      for (int t = threadIdx.x; t < S / 2; t += T::bins) {
+        const int lo = 2 * t - (t & (j - 1)), hi = lo + j;
+        const U a = sample[lo], b = sample[hi];
+        if ((a > b) == ((lo & k) == 0)) {
+          sample[lo] = b;
+          sample[hi] = a;
+        }
+      }
+      __syncthreads();
+    }
+  // the sorting levels after which two different ranks lie in different buckets
+  const auto split_after = [&](U x, U y) {
+    const int h = 63 - __clzll(static_cast<long long>(static_cast<unsigned long long>(x ^ y)));
+    int pass = levels - 1;
+    while (pass > 0 && radix::digit_low(digits.ord, T::radix_bits, pass) > h) --pass;
+    int k = 0;
+    for (int j = 0; j <= levels - 1 - pass; ++j) k += !skip[j];
+    return k;
+  };
+  for (int i = threadIdx.x; i < S; i += T::bins) {
+    if (i > 0 && sample[i] == sample[i - 1]) continue;  // inside a run
+    int end = i + 1;
+    while (end < S && sample[end] == sample[i]) ++end;
+    if (end - i < T::sample_run) continue;
+    int k = 1;
+    if (i > 0) k = max(k, split_after(sample[i - 1], sample[i]));
+    if (end < S) k = max(k, split_after(sample[end - 1], sample[end]));
+    atomicAdd(&alone[k], unsigned(end - i));
+  }
+  __syncthreads();
+}
+
 // One block of T::bins threads: skipped digits, the choice between the MSD
 // levels and LSD passes, and the chosen one's plan: each MSD level's (and
 // level 0's one bucket), or the LSD passes' (and their one bucket).
@@ -124,21 +174,28 @@ template <int BINS> __device__ __forceinline__ float block_sum(float x, float* w
 // treating digits as independent: the share of keys still in buckets over
 // a local sort after the first sorting level, F1 = sum of p1(d) over the
 // digits d with n p1(d) > local, and after the second, F2 (over digit
-// pairs); later levels continue the ratio F2 / F1. MSD costs
-// 1 + msd_level (F1 + F2 + ...) + msd_local passes, LSD one a varying
-// digit (tuning: msd_tuning.cuh). Skewed keys (entropy-reduced, a few
-// varying digits: small integers in u64) go LSD, uniform wide keys MSD.
+// pairs); later levels continue the ratio F2 / F1. A sample of the keys
+// shows the keys whose buckets hold one value after k levels (sample_alone):
+// those are copied, not sorted on. MSD costs msd_plan.hpp's msd_cost, LSD
+// one pass a varying digit (tuning: msd_tuning.cuh). Skewed keys
+// (entropy-reduced, a few varying digits: small integers in u64) go LSD,
+// uniform wide keys and few distinct values MSD.
 // With a span, LSD over the offset digits costs one a digit the span
 // leaves varying plus offset_histogram, and is taken when cheapest (small
 // signed integers: 4 passes instead of 8).
-template <class T>
+template <class T, class K, class Digits>
 __global__ void __launch_bounds__(T::bins)
-plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, lsd_state lsd) {
+plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, lsd_state lsd,
+            const typename key_traits<K>::bits* keys, Digits digits) {
+  using U = typename key_traits<K>::bits;
   __shared__ int skip[T::max_levels];
   __shared__ int order[T::max_levels];  // the varying digits' passes, top first
   __shared__ float warp_sums[T::bins / 32];
   __shared__ unsigned long long scan_sums[T::bins / 32];
+  __shared__ unsigned alone[T::max_levels + 1];
+  __shared__ U sample[T::sample_keys];
   const int b = threadIdx.x;
+  if (b <= T::max_levels) alone[b] = 0;
   const bool sorted = lsd.span && !lsd.span->unsorted;  // the identity: a copy run
   for (int j = 0; j < s.levels; ++j) {
     const int pass = s.levels - 1 - j;
@@ -176,24 +233,45 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   }
   const float F1 = block_sum<T::bins>(f1, warp_sums);
   const float F2 = block_sum<T::bins>(f2, warp_sums);
+  // thread 0: the histograms' shares, the cost of each choice without the
+  // sample, and whether to take it (it can only make the levels cheaper, so
+  // only where the LSD passes would win without it)
+  constexpr msd_costs costs{T::msd_level, T::msd_local, T::msd_copy};
+  __shared__ int ask_sample;
+  float big[T::max_levels + 1] = {}, alone_share[T::max_levels + 1] = {};
+  float lsd_cost = float(m), offset_cost = float(m) + 1.0f;
+  unsigned long long lo = 0;
+  if (b == 0) {
+    const float ratio = F1 > 0 ? F2 / F1 : 0;
+    float share = F1;
+    for (int k = 1; k <= m; ++k) {
+      big[k] = share > 1e-3f ? share : 0.0f;
+      share = k == 1 ? F2 : share * ratio;
+    }
+    if (lsd.allowed && lsd.offsets) {
+      constexpr unsigned long long width = ~0ull >> (64 - T::max_levels * T::radix_bits);
+      lo = ~lsd.span->not_lo & width;
+      const int varying = radix_onesweep::span_passes(lo, lsd.span->hi, T::radix_bits);
+      if (varying < m) offset_cost = float(varying) + T::offset_histogram;
+    }
+    const float cheapest_lsd = offset_cost < lsd_cost ? offset_cost : lsd_cost;
+    ask_sample = lsd.allowed && m >= 1 && !sorted && cheapest_lsd < msd_cost(big, alone_share, m, costs);
+  }
+  __syncthreads();
+  if (ask_sample) sample_alone<T, K>(keys, n, digits, skip, s.levels, sample, alone);
   if (b != 0) return;
   bool use_lsd = false;
   if (lsd.allowed && m >= 1) {
-    float msd = 1.0f + T::msd_local, share = F1;
-    const float ratio = F1 > 0 ? F2 / F1 : 0;
-    for (int level = 1; level < m && share > 1e-3f; ++level) {
-      msd += T::msd_level * share;
-      share = level == 1 ? F2 : share * ratio;
+    unsigned sampled = 0;
+    for (int k = 1; k <= m; ++k) {
+      sampled += alone[k];
+      alone_share[k] = float(sampled) / float(T::sample_keys);
     }
-    use_lsd = float(m) < msd;
-    if (lsd.offsets) {
-      constexpr unsigned long long width = ~0ull >> (64 - T::max_levels * T::radix_bits);
-      const unsigned long long lo = ~lsd.span->not_lo & width;
-      const int varying = radix_onesweep::span_passes(lo, lsd.span->hi, T::radix_bits);
-      if (varying < m && float(varying) + T::offset_histogram < (use_lsd ? float(m) : msd)) {
-        lsd.span->base = lo;
-        lsd.span->use = 1;
-      }
+    const float msd = msd_cost(big, alone_share, m, costs);
+    use_lsd = lsd_cost < msd;
+    if (offset_cost < (use_lsd ? lsd_cost : msd)) {
+      lsd.span->base = lo;
+      lsd.span->use = 1;
     }
   }
   const bool offset = lsd.offsets && lsd.span->use;

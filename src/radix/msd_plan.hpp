@@ -105,6 +105,31 @@ GPUSORT_HD void file_children(std::size_t first, Size size, int pass, std::size_
   close();
 }
 
+// The MSD levels' cost in units of one LSD pass over the keys (the plan
+// kernel's choice, msd_levels.cuh). big[k], k = 1 .. m - 1: the share of
+// keys still in buckets over a local sort after k sorting levels, as the
+// first histogram estimates it (digits taken as independent); alone[k], k =
+// 1 .. m: the share of keys whose bucket holds one value after k levels, as
+// the sample shows (cumulative, so never decreasing). Level 0 sorts every
+// key; level k sorts the keys that are in big buckets and not alone; a
+// bucket of one value is copied once the next level's histogram finds it
+// (the copy: its keys once read and once written, and that histogram);
+// every other key ends in a local sort.
+struct msd_costs {
+  float level;  // a later level, per key it sorts (its histogram, triage, pass, file)
+  float local;  // the local sort, per key
+  float copy;   // a bucket of one value: the next level's histogram and the copy
+};
+GPUSORT_HD float msd_cost(const float* big, const float* alone, int m, msd_costs c) {
+  float cost = 1.0f;
+  for (int k = 1; k < m; ++k) {
+    const float rest = 1.0f - alone[k];
+    cost += c.level * (big[k] < rest ? big[k] : rest);
+  }
+  const float copied = m > 0 ? alone[m] : 0.0f;
+  return cost + c.copy * copied + c.local * (1.0f - copied);
+}
+
 // Pieces of a copy run.
 constexpr std::size_t copy_piece = std::size_t(1) << 16;
 GPUSORT_HD std::size_t pieces(std::size_t size) { return (size + copy_piece - 1) / copy_piece; }

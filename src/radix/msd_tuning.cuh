@@ -52,6 +52,19 @@ template <class U, class P> struct tuning {
   // (one bucket's look-back counts in 30 bits).
   static constexpr float msd_level = 1.2f;
   static constexpr float msd_local = 4.0f;
+  // Keys of one value (few unique keys, the heavy keys of a Zipf law) fill
+  // buckets alone after a level or two, which are copied, not sorted on:
+  // digits taken as independent do not show it, so the plan also sorts a
+  // sample of the keys (sample_keys at even strides) and takes each run of
+  // at least sample_run equal keys (a value of about sample_run / sample_keys
+  // of the keys or more) as alone once the levels have split it from its
+  // sorted neighbours. Such a bucket costs the next level's histogram and a
+  // copy (msd_copy) instead of more levels and the local sort. The sample
+  // (about 15 us: a read of sample_keys keys and a bitonic sort in one block)
+  // is taken only where the histograms alone would choose the LSD passes.
+  static constexpr int sample_keys = 1024;
+  static constexpr int sample_run = 4;
+  static constexpr float msd_copy = 1.25f;
   static constexpr std::size_t lsd_max_keys = std::size_t(1) << 28;
   // LSD passes over ordered - least (radix::pass_key) first read the keys
   // once more for the offset digits' histogram: about a quarter of a pass
