@@ -11,7 +11,11 @@
 # The distribution is named by the toolkit's major version, gpusort-cu13 for
 # CUDA 13 (as cupy-cuda13x and the nvidia-*-cu13 wheels are); the import name
 # stays gpusort. The CUDA runtime is linked statically, so the wheel needs the
-# NVIDIA driver (libcuda.so.1, which is never bundled) and no toolkit. The
+# NVIDIA driver (libcuda.so.1, which is never bundled) and no toolkit. Where
+# CMake finds NCCL, the wheel also holds the multi-GPU module _gpusort_dist
+# (gpusort.distributed), which needs libnccl.so.2 at load time: not bundled
+# either (the nvidia-nccl-cu13 wheel, which the package loads first when
+# installed, or the toolkit's provides it); the base module never needs it. The
 # wheel is built from a copy of the source tree (git's tracked and unignored
 # files; without git, all but the build outputs) in build/wheel/src, whose
 # pyproject.toml carries that name. The build tree, build/wheel/cpXY, one per
@@ -87,6 +91,7 @@ PIP_ROOT_USER_ACTION=ignore "$python" -m pip wheel -q --disable-pip-version-chec
   -w "$work/raw" "$work/src" \
   -Cbuild-dir="$work/$pytag" \
   -Ccmake.define.GPUSORT_PYTHON_ONLY=OFF \
+  -Ccmake.define.GPUSORT_BUILD_MULTI=ON \
   "-Ccmake.define.CMAKE_CUDA_ARCHITECTURES=$archs" \
   -Ccmake.define.CMAKE_CUDA_RUNTIME_LIBRARY=Static \
   "${launcher[@]}"
@@ -94,19 +99,28 @@ echo "wheel.sh: compiled in $(( $(date +%s) - start )) s"
 
 raw=("$work"/raw/*.whl)
 [ ${#raw[@]} = 1 ] || { echo "wheel.sh: expected one wheel in $work/raw, found ${#raw[@]}" >&2; exit 1; }
-# The driver's library comes with the driver: a wheel must never carry it.
-"${auditwheel[@]}" repair --exclude libcuda.so.1 -w "$out" "${raw[0]}"
+# The driver's library comes with the driver: a wheel must never carry it;
+# NCCL comes from its own wheel or the toolkit, matching the frameworks' own.
+"${auditwheel[@]}" repair --exclude libcuda.so.1 --exclude libnccl.so.2 -w "$out" "${raw[0]}"
 wheel=$(ls -t "$out"/"${name//-/_}"-*.whl | head -n 1)
 
 # No CUDA library may be needed at load time: cudart is linked in, and
 # libcuda.so.1 is opened by the runtime when the first call needs a device.
+# The one exception: the multi-GPU module may need libnccl.so.2 (and only it).
 check=$(mktemp -d)
 trap 'rm -rf "$check"' EXIT
 "$python" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$wheel" "$check"
-needed=$(find "$check" -name '*.so*' -type f -exec readelf -d {} + | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
-if grep -E '^lib(cuda|cudart|nvrtc|nvJitLink|cublas|nccl)' <<<"$needed"; then
+needs() { find "$check" -name '*.so*' -type f "$@" -exec readelf -d {} + | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u; }
+needed=$(needs)
+if grep -E '^lib(cuda|cudart|nvrtc|nvJitLink|cublas|nccl)' <<<"$(needs ! -name '_gpusort_dist*')"; then
   echo "wheel.sh: the wheel needs the CUDA libraries above at load time" >&2
   exit 1
 fi
+if grep -E '^lib(cuda|cudart|nvrtc|nvJitLink|cublas)|^libnccl\.so\.[013-9]' <<<"$(needs -name '_gpusort_dist*')"; then
+  echo "wheel.sh: the multi-GPU module needs the libraries above at load time (libnccl.so.2 only is allowed)" >&2
+  exit 1
+fi
+find "$check" -name '_gpusort_dist*' | grep -q . && echo "wheel.sh: with the multi-GPU module (it loads libnccl.so.2)" ||
+  echo "wheel.sh: without the multi-GPU module (no NCCL found): gpusort.distributed will say so"
 "${auditwheel[@]}" show "$wheel"
 echo "wheel.sh: $wheel ($(du -h "$wheel" | cut -f1)); its libraries need: $(tr '\n' ' ' <<<"$needed")"

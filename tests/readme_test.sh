@@ -22,7 +22,9 @@ cmake --build app/build > app/build.log
 echo "readme: C++ quick start: $(./app/build/app)"
 
 # the Python blocks: the first uses NumPy; the second needs a GPU through
-# PyTorch; the third JAX (its CPU platform will do) and gpusort.jax
+# PyTorch; the third JAX (its CPU platform will do) and gpusort.jax; the
+# several-GPU blocks after it (from "# torchrun") need a launcher and two
+# GPUs: python/tests/test_distributed_ranks.py runs their calls
 block python > all.py
 awk 'BEGIN{b=0} /^import gpusort, numpy/{b=1} /^import gpusort, torch/{b=2} b==1' all.py > numpy_qs.py
 python3 numpy_qs.py && echo "readme: Python quick start (NumPy) ran"
@@ -33,7 +35,7 @@ else
   echo "readme: Python quick start (PyTorch) skipped: no PyTorch with a GPU here"
 fi
 if python3 -c 'import gpusort.jax' 2>/dev/null; then
-  awk 'BEGIN{b=0} /^import jax, gpusort.jax/{b=1} b==1' all.py > jax_qs.py
+  awk 'BEGIN{b=0} /^import jax, gpusort.jax/{b=1} /^# (torchrun|mpirun)/{b=2} b==1' all.py > jax_qs.py
   python3 jax_qs.py && echo "readme: Python quick start (JAX) ran"
 else
   echo "readme: Python quick start (JAX) skipped: no jax, or gpusort built without XLA's FFI headers"

@@ -11,7 +11,9 @@ host synchronisation (JAX, which publishes no stream, is waited for; inside
 jax.jit or jax.vmap, sort, argsort and topk are XLA custom calls on XLA's
 stream: gpusort.jax).
 NumPy arrays (and CPU tensors) take the host path: the pipelined GPU sort
-when a GPU is present, the parallel CPU sort otherwise. An N-D array sorts
+when a GPU is present, the parallel CPU sort otherwise; a large one over
+every GPU of the process (devices=: a count). Shards spread over the ranks
+of a job (torchrun, mpirun) sort together with gpusort.distributed. An N-D array sorts
 along one axis (the last by default: each row, with the segmented sort;
 another axis through a transposed copy), or flattened with axis=None.
 
@@ -28,7 +30,7 @@ for bad arguments, MemoryError when the device runs out of memory (the
 input is never changed then), RuntimeError for a CUDA failure.
 """
 
-from . import _arrays, _axes, _options
+from . import _arrays, _axes, _host_multi, _options
 from . import _gpusort as _core
 from ._arrays import HOST, DeviceArray
 from ._columns import lexsort, sort_by
@@ -155,7 +157,7 @@ def _traced(fn, x, **kwargs):
 
 
 def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_bit=None, end_bit=None,
-         nan="largest", kind=None, order=None, out=None):
+         nan="largest", kind=None, order=None, out=None, devices=None):
     """A sorted copy of x along an axis (the last by default: each row of a 2-D array).
 
     x: a PyTorch tensor, CuPy, JAX or NumPy array, or any DLPack or CUDA
@@ -172,7 +174,14 @@ def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_b
     or "bits" (CUB's order). kind: NumPy's (None, "quicksort", "mergesort",
     "heapsort", "stable"; the last two ask for a stable sort); order: not
     supported (ValueError). out: an array to write the result to (may be x
-    itself). Returns an array of x's framework on x's device.
+    itself). devices: for a host array (NumPy, CPU tensor) sorted whole (1-D,
+    or axis=None): how many GPUs of this process sort it together, a count g
+    or the list [0, ..., g - 1] (the first g GPUs; CUDA_VISIBLE_DEVICES picks
+    others), over NCCL (gpusort._gpusort_dist); None: every GPU when there are
+    two or more and x has at least gpusort._host_multi.MULTI_MIN_KEYS keys,
+    else one. sort() copies x into the output first; sort_(x, devices=g)
+    sorts in place with no copy. Returns an array of x's framework on x's
+    device.
     """
     nl = _options.nan_largest(nan, "sort")
     stable = _options.stable_for_kind(kind, order, stable, "sort")
@@ -180,7 +189,7 @@ def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_b
         from ._torch_ops import compiled_sort
         return compiled_sort(x, axis, descending, stable, out, nan_largest=nl)
     if (type(x) is _arrays.TorchTensor and axis == -1 and algorithm == "auto" and begin_bit is None
-            and end_bit is None and nan == "largest" and kind is None and order is None):
+            and end_bit is None and nan == "largest" and kind is None and order is None and devices is None):
         y = _arrays.torch_sort_fast(x, out, descending)
         if y is not None:
             return y
@@ -192,8 +201,14 @@ def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_b
     algo = _algorithm(algorithm, stable, "sort")
     begin, end = _bits(begin_bit, end_bit)
     s, ax, rows, shape = _layout(a, axis, "sort")
+    g = 0
+    if devices is not None or (a.device == HOST and a.size >= _host_multi.MULTI_MIN_KEYS):
+        g = _host_multi.gpus(devices, a, ax, algo == "auto" and (begin, end) == (0, -1), "sort")
     o = _output(a, s, ax, out, shape, a.dtype, "sort")
-    _sort_rows(key, s, o, rows, None, None, descending, algo, begin, end, nl)
+    if g:
+        _host_multi.sort(key, s, o, g, descending, nl)
+    else:
+        _sort_rows(key, s, o, rows, None, None, descending, algo, begin, end, nl)
     return _result(a, s, o, ax, out)
 
 

@@ -20,7 +20,10 @@ distributions of gpusort._dists (as the C++ bench's: normal, unit, grid for
 floats; small_signed, ids, timestamps for integers; sorted, nearly_sorted,
 reverse, zipf, few_unique, equal for both), against torch and cupy where
 they take the dtype.
+--distributed, under torchrun, times gpusort.distributed.sort against one
+GPU and against an all_gather and a sort on rank 0 (_bench_dist.py).
 Usage: python -m gpusort.bench [--csv PATH] [--runs N] [--quick] [--real [--n SIZES]]
+       torchrun --nproc_per_node N -m gpusort.bench --distributed [--csv PATH] [--n 2^31] [--no-host]
 """
 
 import argparse
@@ -334,14 +337,20 @@ def _finish(b, args, torch, cupy, name, overhead, ratios):
                          "py_argsort returns int32 indices, checked against torch's stable sort")
     for line in header[1:]:
         print(line)
-    if args.csv:
-        exists = os.path.exists(args.csv)
-        with open(args.csv, "a") as f:
-            if not exists:
-                f.write("algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified\n")
-            for line in header + b.rows:
-                f.write(line + "\n")
+    append_csv(args.csv, header, b.rows)
     return 0 if all(r.endswith(",1") for r in b.rows) else 1
+
+
+def append_csv(path, header, rows):
+    """Appends the '#' header lines and the rows to the CSV at path (none: nothing), with its column line if new."""
+    if not path:
+        return
+    exists = os.path.exists(path)
+    with open(path, "a") as f:
+        if not exists:
+            f.write("algorithm,key,value,n,distribution,median_ms,gkeys_per_s,verified\n")
+        for line in header + rows:
+            f.write(line + "\n")
 
 
 def _sizes(text):
@@ -361,11 +370,19 @@ def main(argv=None):
     p.add_argument("--topk-only", action="store_true", help="the sorts skipped: top-k against torch.topk only")
     p.add_argument("--real", action="store_true",
                    help="only the real-data rows: sort and argsort of six key types on gpusort._dists' distributions")
-    p.add_argument("--n", type=_sizes, help="with --real: the sizes, e.g. 2^27 or 2^27,2^28 (default both)")
+    p.add_argument("--n", type=_sizes, help="with --real: the sizes, e.g. 2^27 or 2^27,2^28 (default both); "
+                   "with --distributed: the keys of all ranks together (default 2^31)")
+    p.add_argument("--distributed", action="store_true",
+                   help="under torchrun: gpusort.distributed.sort of u32 keys over the ranks, against one GPU and "
+                   "an all_gather and a sort on rank 0")
+    p.add_argument("--no-host", action="store_true", help="with --distributed: skip the host-to-host row")
     args = p.parse_args(argv)
     if not gpusort.gpu_available():
         print("gpusort.bench: no CUDA device", file=sys.stderr)
         return 2
+    if args.distributed:
+        from . import _bench_dist
+        return _bench_dist.run(args)
     return run(args)
 
 

@@ -13,7 +13,8 @@
 //     bring none, taken and given back in stream order on the caller's stream;
 //   * device buffers for outputs of frameworks that cannot allocate for us
 //     (JAX, a bare DLPack or CUDA array interface producer);
-//   * the mapping from gpusort::error to Python exceptions.
+//   * the mapping from gpusort::error to Python exceptions (module_common.hpp,
+//     shared with the multi-GPU module _gpusort_dist, dist_module.cpp).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -23,6 +24,8 @@
 
 #include <gpusort/columns.hpp>
 #include <gpusort/runtime.hpp>
+
+#include "module_common.hpp"
 
 #ifdef GPUSORT_XLA_FFI
 #include "xla_ffi.hpp"
@@ -42,35 +45,8 @@ namespace nb = nanobind;
 namespace {
 
 using gpusort::errc;
-
-[[noreturn]] void fail(errc code, const std::string& what, cudaError_t e = cudaSuccess) {
-  std::string msg = "gpusort: " + what;
-  if (e != cudaSuccess) msg += std::string(": ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
-  throw gpusort::error(code, msg, e);
-}
-
-// Runs with `device` current, and puts the caller's device back.
-class device_guard {
- public:
-  explicit device_guard(int device) {
-    cudaGetDevice(&old_);
-    if (device != old_) {
-      const cudaError_t e = cudaSetDevice(device);
-      if (e != cudaSuccess) {
-        cudaGetLastError();
-        fail(errc::invalid_argument, "device " + std::to_string(device) + " cannot be used", e);
-      }
-      set_ = true;
-    }
-  }
-  ~device_guard() {
-    if (set_) cudaSetDevice(old_);
-  }
-
- private:
-  int old_ = 0;
-  bool set_ = false;
-};
+using gpusort_py::device_guard;
+using gpusort_py::fail;
 
 // ---- scratch: one pool per device, memory kept between calls -------------------
 cudaMemPool_t pool_for(int device) {
@@ -246,20 +222,7 @@ std::vector<gpusort::key_column> key_columns(const std::vector<int>& keys, const
 NB_MODULE(_gpusort, m) {
   m.doc() = "gpusort's extension module: sorts on raw addresses. Use the gpusort package, not this.";
 
-  // gpusort::error -> the Python exception of its kind, with its message.
-  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
-    try {
-      std::rethrow_exception(p);
-    } catch (const gpusort::error& e) {
-      switch (e.code()) {
-        case errc::invalid_argument:
-        case errc::unsupported: PyErr_SetString(PyExc_ValueError, e.what()); break;
-        case errc::out_of_memory: PyErr_SetString(PyExc_MemoryError, e.what()); break;
-        case errc::io: PyErr_SetString(PyExc_OSError, e.what()); break;
-        default: PyErr_SetString(PyExc_RuntimeError, e.what());
-      }
-    }
-  });
+  gpusort_py::register_error_translator();
 
   m.def("key_names", [] {
     std::vector<std::string> names;
