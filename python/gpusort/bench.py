@@ -21,9 +21,11 @@ floats; small_signed, ids, timestamps for integers; sorted, nearly_sorted,
 reverse, zipf, few_unique, equal for both), against torch and cupy where
 they take the dtype.
 --distributed, under torchrun, times gpusort.distributed.sort against one
-GPU and against an all_gather and a sort on rank 0 (_bench_dist.py).
+GPU and against an all_gather and a sort on rank 0; without torchrun, a host
+array over every GPU of the process (_bench_dist.py).
 Usage: python -m gpusort.bench [--csv PATH] [--runs N] [--quick] [--real [--n SIZES]]
-       torchrun --nproc_per_node N -m gpusort.bench --distributed [--csv PATH] [--n 2^31] [--no-host]
+       torchrun --nproc_per_node N -m gpusort.bench --distributed [--csv PATH] [--sizes 2^31]
+       python -m gpusort.bench --distributed [--csv PATH] [--sizes 2e9]
 """
 
 import argparse
@@ -370,12 +372,14 @@ def main(argv=None):
     p.add_argument("--topk-only", action="store_true", help="the sorts skipped: top-k against torch.topk only")
     p.add_argument("--real", action="store_true",
                    help="only the real-data rows: sort and argsort of six key types on gpusort._dists' distributions")
-    p.add_argument("--n", type=_sizes, help="with --real: the sizes, e.g. 2^27 or 2^27,2^28 (default both); "
-                   "with --distributed: the keys of all ranks together (default 2^31)")
+    # --sizes: the same option under a name torchrun's own parser does not
+    # take for an abbreviation of its options (it does --n)
+    p.add_argument("--n", "--sizes", dest="n", type=_sizes,
+                   help="with --real: the sizes, e.g. 2^27 or 2^27,2^28 (default both); "
+                   "with --distributed: the keys of all ranks together (default 2^31; under torchrun write --sizes)")
     p.add_argument("--distributed", action="store_true",
                    help="under torchrun: gpusort.distributed.sort of u32 keys over the ranks, against one GPU and "
                    "an all_gather and a sort on rank 0")
-    p.add_argument("--no-host", action="store_true", help="with --distributed: skip the host-to-host row")
     args = p.parse_args(argv)
     if not gpusort.gpu_available():
         print("gpusort.bench: no CUDA device", file=sys.stderr)

@@ -3,7 +3,7 @@
 //
 // A module of its own so that the base module never needs NCCL: this one
 // links gpusort::multi and so libnccl.so.2, which the package loads only
-// when a multi-GPU call is made (python/gpusort/_dist_core.py finds NCCL
+// when a multi-GPU call is made (python/gpusort/_dist_load.py finds NCCL
 // first: the nvidia-nccl wheel's, or the system's).
 //
 // Like _gpusort it speaks raw addresses: the package turns a framework's
