@@ -15,7 +15,9 @@
 # CMake finds NCCL, the wheel also holds the multi-GPU module _gpusort_dist
 # (gpusort.distributed), which needs libnccl.so.2 at load time: not bundled
 # either (the nvidia-nccl-cu13 wheel, which the package loads first when
-# installed, or the toolkit's provides it); the base module never needs it. The
+# installed, or the toolkit's provides it); the base module never needs it.
+# Both modules load the library from one libgpusort.so beside them (and the
+# multi-GPU one libgpusort_multi.so): GPUSORT_SHARED, pip's default. The
 # wheel is built from a copy of the source tree (git's tracked and unignored
 # files; without git, all but the build outputs) in build/wheel/src, whose
 # pyproject.toml carries that name. The build tree, build/wheel/cpXY, one per
@@ -112,11 +114,12 @@ trap 'rm -rf "$check"' EXIT
 "$python" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$wheel" "$check"
 needs() { find "$check" -name '*.so*' -type f "$@" -exec readelf -d {} + | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u; }
 needed=$(needs)
-if grep -E '^lib(cuda|cudart|nvrtc|nvJitLink|cublas|nccl)' <<<"$(needs ! -name '_gpusort_dist*')"; then
+multi=(-name '_gpusort_dist*' -o -name 'libgpusort_multi*')
+if grep -E '^lib(cuda|cudart|nvrtc|nvJitLink|cublas|nccl)' <<<"$(needs ! \( "${multi[@]}" \))"; then
   echo "wheel.sh: the wheel needs the CUDA libraries above at load time" >&2
   exit 1
 fi
-if grep -E '^lib(cuda|cudart|nvrtc|nvJitLink|cublas)|^libnccl\.so\.[013-9]' <<<"$(needs -name '_gpusort_dist*')"; then
+if grep -E '^lib(cuda|cudart|nvrtc|nvJitLink|cublas)|^libnccl\.so\.[013-9]' <<<"$(needs \( "${multi[@]}" \))"; then
   echo "wheel.sh: the multi-GPU module needs the libraries above at load time (libnccl.so.2 only is allowed)" >&2
   exit 1
 fi
