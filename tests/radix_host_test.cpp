@@ -317,7 +317,9 @@ TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
     if (pass == 0) {
       ASSERT_EQ(bigs + runs, 0u);
       ASSERT_EQ(copies, copy_needed && total ? 1u : 0u);
-      if (copies) ASSERT_EQ(covered[0], std::make_pair(first, total));
+      if (copies) {
+        ASSERT_EQ(covered[0], std::make_pair(first, total));
+      }
       continue;
     }
     // the per-bucket share of md::bounds' run count
