@@ -29,6 +29,7 @@
 
 #include <gpusort/multi.hpp>
 #include <gpusort/runtime.hpp>
+#include <gpusort/detail/with_key.hpp>
 
 #include "module_common.hpp"
 
@@ -71,29 +72,10 @@ ncclComm_t as_comm(std::uintptr_t c) {
   return reinterpret_cast<ncclComm_t>(c);
 }
 
-template <class T> struct tag {
-  using type = T;
-};
-
-// The key type behind a runtime.hpp key_type code (the package's dtype
-// map): f(tag<K>{}) for the C++ type K.
-template <class F> decltype(auto) with_key(int code, F&& f) {
-  using gpusort::key_type;
+// The key type behind a runtime.hpp key_type code (the package's dtype map).
+gpusort::key_type key_of(int code) {
   if (code < 0 || code >= gpusort::key_type_count) fail(errc::invalid_argument, "unknown key type code " + std::to_string(code));
-  switch (key_type(code)) {
-    case key_type::u8: return f(tag<std::uint8_t>{});
-    case key_type::u16: return f(tag<std::uint16_t>{});
-    case key_type::u32: return f(tag<std::uint32_t>{});
-    case key_type::u64: return f(tag<std::uint64_t>{});
-    case key_type::i8: return f(tag<std::int8_t>{});
-    case key_type::i16: return f(tag<std::int16_t>{});
-    case key_type::i32: return f(tag<std::int32_t>{});
-    case key_type::i64: return f(tag<std::int64_t>{});
-    case key_type::f16: return f(tag<__half>{});
-    case key_type::bf16: return f(tag<__nv_bfloat16>{});
-    case key_type::f32: return f(tag<float>{});
-    default: return f(tag<double>{});
-  }
+  return gpusort::key_type(code);
 }
 
 gpusort::multi::options make_options(bool descending, bool nan_largest, std::uintptr_t stream) {
@@ -117,8 +99,7 @@ sort_result sort_device(std::uintptr_t comm, int key, std::size_t n, std::size_t
   const char* op = val_size ? "distributed.sort_pairs" : "distributed.sort";
   nb::gil_scoped_release quiet;
   device_guard g(device);
-  return with_key(key, [&](auto t) -> sort_result {
-    using K = typename decltype(t)::type;
+  return gpusort::detail::with_key(key_of(key), [&]<class K>() -> sort_result {
     namespace md = gpusort::multi::detail;
     const K* kin = reinterpret_cast<const K*>(keys_in);
     K* kout = reinterpret_cast<K*>(keys_out);
@@ -166,8 +147,7 @@ void sort_host(int key, std::size_t n, std::uintptr_t data_in, std::uintptr_t da
                bool nan_largest) {
   const gpusort::multi::options opt = make_options(descending, nan_largest, 0);
   nb::gil_scoped_release quiet;
-  with_key(key, [&](auto t) {
-    using K = typename decltype(t)::type;
+  gpusort::detail::with_key(key_of(key), [&]<class K>() {
     if (data_in != data_out && n > 0)
       parallel_copy(reinterpret_cast<void*>(data_out), reinterpret_cast<const void*>(data_in), n * sizeof(K));
     gpusort::multi::sort(std::span<K>(reinterpret_cast<K*>(data_out), n), gpus, opt);

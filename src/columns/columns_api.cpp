@@ -16,7 +16,7 @@
 #include "core/gather.hpp"
 #include "core/rows.hpp"
 #include "core/two_phase.hpp"
-#include "core/with_key.hpp"
+#include <gpusort/detail/with_key.hpp>
 
 #include <gpusort/columns.hpp>
 #include <gpusort/detail/core/context.hpp>

@@ -17,7 +17,7 @@
 #include "core/segmented_rows.hpp"
 #include "core/two_phase.hpp"
 #include "core/validate.hpp"
-#include "core/with_key.hpp"
+#include <gpusort/detail/with_key.hpp>
 #include "host/staging.hpp"
 
 #include <gpusort/detail/core/temp_layout.hpp>

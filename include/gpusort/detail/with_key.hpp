@@ -1,6 +1,6 @@
 // The one switch from a run-time key_type to the typed code: f's call
-// operator template instantiated for the key type t names (runtime.hpp's
-// calls, the sort by columns).
+// operator template instantiated for the key type t names, and what it
+// returns (runtime.hpp's calls, the sort by columns, the Python modules).
 #pragma once
 
 #include <gpusort/detail/key_traits.hpp>
@@ -12,7 +12,7 @@
 
 namespace gpusort::detail {
 
-template <class F> void with_key(key_type t, F&& f) {
+template <class F> decltype(auto) with_key(key_type t, F&& f) {
   switch (t) {
     case key_type::u8: return f.template operator()<std::uint8_t>();
     case key_type::u16: return f.template operator()<std::uint16_t>();
