@@ -374,3 +374,20 @@ TEST(RadixMsdPlan, CostCountsLevelsLocalSortAndCopies) {
     EXPECT_FLOAT_EQ(md::msd_cost(big, alone, 1, c), 1.0f + 0.5f * 1.25f + 0.5f * 4.0f);
   }
 }
+
+// Few values from a sample: every value seen twice or more gives the count
+// itself; singletons need doubletons (Chao's bound); values too many to
+// fill a local sort each, or no value seen twice, give 0.
+TEST(RadixMsdPlan, LevelsToOneValue) {
+  const double n = double(1u << 27), local = 6144;
+  EXPECT_EQ(md::levels_to_one_value(16, 0, 0, n, local, 8, 8), 1);       // 16 values: one level
+  EXPECT_EQ(md::levels_to_one_value(300, 0, 0, n, local, 8, 8), 2);      // 300 > 256: two
+  EXPECT_EQ(md::levels_to_one_value(1024, 1024, 0, n, local, 8, 8), 0);  // all distinct
+  // 609 seen, 522 once, 45 twice (2^27 zipf keys): about 3637 values, 2 levels
+  EXPECT_EQ(md::levels_to_one_value(609, 522, 45, n, local, 8, 8), 2);
+  // 1012 seen, 1000 once, 12 twice (ids in [0, 50000)): about 42679 values of 3145 keys each
+  EXPECT_EQ(md::levels_to_one_value(1012, 1000, 12, n, local, 8, 8), 0);
+  EXPECT_EQ(md::levels_to_one_value(300, 0, 0, n, local, 8, 1), 1);  // at most the levels that sort
+  EXPECT_EQ(md::levels_to_one_value(0, 0, 0, n, local, 8, 8), 0);
+  EXPECT_EQ(md::levels_to_one_value(16, 0, 0, 16 * local, local, 8, 8), 0);  // a local sort's worth each: no
+}

@@ -119,11 +119,14 @@ template <int BINS> __device__ __forceinline__ float block_sum(float x, float* w
 // The sample's runs of one value (msd_tuning.cuh): alone[k] counts the
 // sampled keys in runs of at least sample_run equal keys that k sorting
 // levels split from both sorted neighbours (a run at an end of the sample
-// counts from its one neighbour). skip[j]: level j's digit is every key's.
-// One block of T::bins threads; `sample` is shared memory.
+// counts from its one neighbour); runs[0..2]: the runs (distinct values),
+// those of one key and those of two (levels_to_one_value). skip[j]: level
+// j's digit is every key's. One block of T::bins threads; `sample` is
+// shared memory.
 template <class T, class K, class Digits>
 __device__ void sample_alone(const typename key_traits<K>::bits* keys, std::size_t n, const Digits& digits,
-                             const int* skip, int levels, typename key_traits<K>::bits* sample, unsigned* alone) {
+                             const int* skip, int levels, typename key_traits<K>::bits* sample, unsigned* alone,
+                             unsigned* runs) {
   using U = typename key_traits<K>::bits;
   constexpr int S = T::sample_keys;
   static_assert((S & (S - 1)) == 0 && S % (2 * T::bins) == 0, "a power of two, whole rounds of the block");
@@ -157,6 +160,8 @@ __device__ void sample_alone(const typename key_traits<K>::bits* keys, std::size
     if (i > 0 && sample[i] == sample[i - 1]) continue;  // inside a run
     int end = i + 1;
     while (end < S && sample[end] == sample[i]) ++end;
+    atomicAdd(&runs[0], 1u);
+    if (end - i <= 2) atomicAdd(&runs[end - i], 1u);
     if (end - i < T::sample_run) continue;
     int k = 1;
     if (i > 0) k = max(k, split_after(sample[i - 1], sample[i]));
@@ -193,9 +198,11 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   __shared__ float warp_sums[T::bins / 32];
   __shared__ unsigned long long scan_sums[T::bins / 32];
   __shared__ unsigned alone[T::max_levels + 1];
+  __shared__ unsigned runs[3];
   __shared__ U sample[T::sample_keys];
   const int b = threadIdx.x;
   if (b <= T::max_levels) alone[b] = 0;
+  if (b < 3) runs[b] = 0;
   const bool sorted = lsd.span && !lsd.span->unsorted;  // the identity: a copy run
   for (int j = 0; j < s.levels; ++j) {
     const int pass = s.levels - 1 - j;
@@ -258,7 +265,7 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
     ask_sample = lsd.allowed && m >= 1 && !sorted && cheapest_lsd < msd_cost(big, alone_share, m, costs);
   }
   __syncthreads();
-  if (ask_sample) sample_alone<T, K>(keys, n, digits, skip, s.levels, sample, alone);
+  if (ask_sample) sample_alone<T, K>(keys, n, digits, skip, s.levels, sample, alone, runs);
   if (b != 0) return;
   bool use_lsd = false;
   if (lsd.allowed && m >= 1) {
@@ -266,6 +273,19 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
     for (int k = 1; k <= m; ++k) {
       sampled += alone[k];
       alone_share[k] = float(sampled) / float(T::sample_keys);
+    }
+    // few values (a Zipf law's keys): after `split` levels every bucket
+    // holds one value; those of values the sample saw more than once are
+    // copied, the others (counted as a local sort's) may be smaller
+    const int split = ask_sample ? levels_to_one_value(runs[0], runs[1], runs[2], double(n), double(s.local),
+                                                       T::radix_bits, m)
+                                 : 0;
+    if (split > 0) {
+      const float repeated = 1.0f - float(runs[1]) / float(T::sample_keys);
+      for (int k = split; k <= m; ++k) {
+        big[k] = 0.0f;
+        if (alone_share[k] < repeated) alone_share[k] = repeated;
+      }
     }
     const float msd = msd_cost(big, alone_share, m, costs);
     use_lsd = lsd_cost < msd;

@@ -130,6 +130,30 @@ GPUSORT_HD float msd_cost(const float* big, const float* alone, int m, msd_costs
   return cost + c.copy * copied + c.local * (1.0f - copied);
 }
 
+// The sorting levels after which every bucket holds one value, from a
+// sorted sample with `distinct` values, f1 of them seen once and f2 twice,
+// where the keys hold few enough values that one fills more than a local
+// sort on average (n / values > local): then the levels need only split the
+// values apart (radix_bits a level, the values' count estimated by Chao's
+// lower bound, "Nonparametric estimation of the number of classes in a
+// population", 1984: distinct + f1^2 / (2 f2), or distinct when no value
+// was seen once). 0 where the sample does not show it (no value seen
+// twice, or values too many); at most m, the levels that sort.
+GPUSORT_HD int levels_to_one_value(unsigned distinct, unsigned f1, unsigned f2, double n, double local, int radix_bits,
+                                   int m) {
+  if (distinct == 0 || m < 1) return 0;
+  double values = double(distinct);
+  if (f1 > 0) {
+    if (f2 == 0) return 0;
+    values += double(f1) * double(f1) / (2.0 * double(f2));
+  }
+  if (n / values <= local) return 0;
+  int bits = 0;
+  while (bits < 64 && double(1ull << bits) < values) ++bits;
+  const int levels = (bits + radix_bits - 1) / radix_bits;
+  return levels < 1 ? 1 : levels < m ? levels : m;
+}
+
 // Pieces of a copy run.
 constexpr std::size_t copy_piece = std::size_t(1) << 16;
 GPUSORT_HD std::size_t pieces(std::size_t size) { return (size + copy_piece - 1) / copy_piece; }

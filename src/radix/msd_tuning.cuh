@@ -62,6 +62,9 @@ template <class U, class P> struct tuning {
   // copy (msd_copy) instead of more levels and the local sort. The sample
   // (about 15 us: a read of sample_keys keys and a bitonic sort in one block)
   // is taken only where the histograms alone would choose the LSD passes.
+  // Its counts of values seen once and twice also estimate how many values
+  // the keys hold (msd_plan.hpp levels_to_one_value): where each fills more
+  // than a local sort, no bucket is big once the levels have split them.
   static constexpr int sample_keys = 1024;
   static constexpr int sample_run = 4;
   static constexpr float msd_copy = 1.25f;
