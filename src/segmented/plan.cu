@@ -134,6 +134,22 @@ file_kernel(std::size_t segments, bins b) {
 
 // ---- the class lists (lists.cuh) ----
 
+// Entry q of a class list of `count` listed segments (b.list from first):
+// its begin and size, emptied past the count up to the bound; returns the
+// size (0 past the count).
+__device__ __forceinline__ std::size_t list_entry(const offsets& off, const bins& b, unsigned first, std::size_t count,
+                                                  const segment_list& l, std::size_t q) {
+  if (q < count) {
+    std::size_t s0, s1;
+    off.span(b.list[first + q], s0, s1);
+    l.begin[q] = s0;
+    l.size[q] = s1 - s0;
+    return s1 - s0;
+  }
+  if (q < l.bound) l.begin[q] = l.size[q] = 0;
+  return 0;
+}
+
 // Listed segment q: where it is, and its runs and tiles (0 past the count).
 __global__ void __launch_bounds__(256)
 list_sizes_kernel(offsets off, bins b, int cls, segment_list l, unsigned long long* run_counts,
@@ -141,21 +157,10 @@ list_sizes_kernel(offsets off, bins b, int cls, segment_list l, unsigned long lo
   const unsigned first = b.firsts[cls];
   const unsigned count = b.firsts[cls + 1] - first;
   for (std::size_t q = std::size_t(blockIdx.x) * 256 + threadIdx.x; q <= l.bound; q += std::size_t(gridDim.x) * 256) {
-    unsigned long long runs = 0, tiles = 0;
-    if (q < count) {
-      std::size_t s0, s1;
-      off.span(b.list[first + q], s0, s1);
-      l.begin[q] = s0;
-      l.size[q] = s1 - s0;
-      runs = (s1 - s0 + run - 1) / run;
-      tiles = (s1 - s0 + tile - 1) / tile;
-      atomicMax(l.max_size, (unsigned long long)(s1 - s0));
-    } else if (q < l.bound) {
-      l.begin[q] = 0;
-      l.size[q] = 0;
-    }
-    run_counts[q] = runs;
-    tile_counts[q] = tiles;
+    const std::size_t size = list_entry(off, b, first, count, l, q);
+    if (size) atomicMax(l.max_size, (unsigned long long)size);
+    run_counts[q] = (size + run - 1) / run;
+    tile_counts[q] = (size + tile - 1) / tile;
   }
 }
 
@@ -223,18 +228,9 @@ list_block_kernel(offsets off, bins b, int cls, segment_list l, std::size_t run,
       }
       continue;
     }
-    unsigned long long r = 0, t = 0;
-    if (q < count) {
-      std::size_t s0, s1;
-      off.span(b.list[first + q], s0, s1);
-      l.begin[q] = s0;
-      l.size[q] = s1 - s0;
-      r = (s1 - s0 + run - 1) / run;
-      t = (s1 - s0 + tile - 1) / tile;
-      longest = longest > s1 - s0 ? longest : s1 - s0;
-    } else if (q < l.bound) {
-      l.begin[q] = l.size[q] = 0;
-    }
+    const std::size_t size = list_entry(off, b, first, count, l, q);
+    const unsigned long long r = (size + run - 1) / run, t = (size + tile - 1) / tile;
+    longest = longest > size ? longest : size;
     unsigned long long chunk_tiles, chunk_runs = 0;
     const unsigned long long at_tile = tiles_before + block::block_exclusive_sum<list_block_threads>(t, sums, chunk_tiles);
     __syncthreads();  // sums again
