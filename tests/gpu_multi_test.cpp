@@ -563,6 +563,30 @@ TEST_F(GpuMultiNccl, HostArrayConvenience) {
   ASSERT_TRUE(same_bits(keys, want)) << "after release_cache";
 }
 
+// Out of place: the input is read, never written; host input to host
+// output, and host input to an output in GPU 0's memory.
+TEST_F(GpuMultiNccl, HostArrayOutOfPlace) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000003)}) {
+    const auto keys = h::generate<std::uint32_t>(dist::zipf, n, 5);
+    const auto idx = oracle(keys, gpusort::order::ascending);
+    std::vector<std::uint32_t> want(n), out(n, 7u);
+    for (std::size_t i = 0; i < n; ++i) want[i] = keys[idx[i]];
+    const auto before = keys;
+    gpusort::multi::sort(std::span<const std::uint32_t>(keys), std::span<std::uint32_t>(out));
+    ASSERT_EQ(out, want) << "n=" << n;
+    ASSERT_EQ(keys, before) << "the input was written, n=" << n;
+    if (n == 0) continue;
+    GPUSORT_CUDA(cudaSetDevice(0));
+    device_buffer<std::uint32_t> d(std::vector<std::uint32_t>(n, 0u));
+    gpusort::multi::sort(std::span<const std::uint32_t>(keys), std::span<std::uint32_t>(d.data(), n));
+    ASSERT_EQ(d.download(), want) << "device output, n=" << n;
+  }
+  std::vector<std::uint32_t> a(100), b(99);
+  EXPECT_THROW(gpusort::multi::sort(std::span<const std::uint32_t>(a), std::span<std::uint32_t>(b)), gpusort::error);
+  EXPECT_THROW(gpusort::multi::sort(std::span<const std::uint32_t>(a.data(), 60), std::span<std::uint32_t>(a.data() + 40, 60)),
+               gpusort::error);
+}
+
 // The convenience call on one array in GPU 0's memory: shards copied to
 // every GPU, the ranges copied back.
 TEST_F(GpuMultiNccl, DeviceArrayConvenience) {

@@ -39,6 +39,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace gpusort::multi {
@@ -111,7 +112,7 @@ template <class K>
 result sort_device_alloc(ncclComm_t comm, const K* keys_in, K* keys_out, const void* vals_in, void* vals_out,
                          std::size_t val_size, std::size_t n, std::size_t capacity, const options& opt,
                          const char* op);
-template <class K> void sort_host(K* data, std::size_t n, int gpus, const options& opt);
+template <class K> void sort_host(const K* in, K* out, std::size_t n, int gpus, const options& opt);
 }  // namespace detail
 
 // ---- keys ------------------------------------------------------------------
@@ -157,7 +158,18 @@ result sort_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, 
 // call: creating the one and mapping the other cost more than the sort.
 template <class K> void sort(std::span<K> data, int gpus = 0, const options& opt = {}) {
   gpusort::detail::check_key<K>();
-  detail::sort_host<K>(data.data(), data.size(), gpus, opt);
+  detail::sort_host<K>(data.data(), data.data(), data.size(), gpus, opt);
+}
+// The same, out of place: the sorted keys of `in` into `out` (in is not
+// written; host or device memory, each side its own). in and out have one
+// length, and do not overlap unless they are the same array.
+template <class K> void sort(std::span<const K> in, std::span<K> out, int gpus = 0, const options& opt = {}) {
+  gpusort::detail::check_key<K>();
+  if (in.size() != out.size())
+    throw gpusort::error(gpusort::errc::invalid_argument,
+                         "gpusort: multi::sort: in has " + std::to_string(in.size()) + " keys, out " +
+                             std::to_string(out.size()));
+  detail::sort_host<K>(in.data(), out.data(), in.size(), gpus, opt);
 }
 
 // Gives back what the convenience call keeps between calls: its pools'

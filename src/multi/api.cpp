@@ -279,10 +279,16 @@ cudaMemPool_t call_pool(const gpusort::detail::call_context& ctx, int device) {
 // The convenience call: a thread per GPU. A failure on one GPU aborts every
 // communicator, so the others leave their collectives with an error too;
 // the first error is rethrown.
-template <class K> void sort_host(K* data, std::size_t n, int gpus, const options& opt) {
+template <class K> void sort_host(const K* in, K* out_keys, std::size_t n, int gpus, const options& opt) {
   namespace gd = gpusort::detail;
   const gd::call_context ctx = gd::make_context("multi::sort", gd::key_info<K>::name, "nccl_sample", n);
-  if (n > 0 && !data) ctx.fail(errc::invalid_argument, "null data with n > 0");
+  if (n > 0 && (!in || !out_keys)) ctx.fail(errc::invalid_argument, "null data with n > 0");
+  // Each GPU's thread reads its shard of `in` and writes its range of `out`
+  // when it is done, while the others may still be reading theirs: the two
+  // must be one array or apart.
+  const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+  if (in != out_keys && addr(in) < addr(out_keys) + n * sizeof(K) && addr(out_keys) < addr(in) + n * sizeof(K))
+    ctx.fail(errc::invalid_argument, "in and out overlap without being the same array");
   int devices = 0;
   ctx.check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
   if (gpus < 0 || gpus > devices)
@@ -291,7 +297,9 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
   const int g = gpus > 0 ? gpus : devices;
   if (n == 0) return;
   std::vector<ncclComm_t> comms = take_comms(g);
-  const bool on_device = gd::host::is_device(data), pinned = !on_device && gd::host::is_pinned(data);
+  const bool in_device = gd::host::is_device(in), in_pinned = !in_device && gd::host::is_pinned(in);
+  const bool out_device = gd::host::is_device(out_keys),
+             out_pinned = !out_device && gd::host::is_pinned(out_keys);
   const std::size_t cap = output_capacity(n, g);
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(g));
   std::once_flag abort_once;
@@ -304,14 +312,14 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
   };
   auto rank_main = [&](int q) {
     cudaStream_t st = nullptr;
-    K *in = nullptr, *out = nullptr;
+    K *shard = nullptr, *out = nullptr;
     void* temp = nullptr;
     try {
       ctx.check(cudaSetDevice(q), "cudaSetDevice");
       ctx.check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate");
       const cudaMemPool_t pool = call_pool(ctx, q);
       const std::size_t lo = gd::multi::share_end(n, g, q), hi = gd::multi::share_end(n, g, q + 1), m = hi - lo;
-      ctx.check(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&in), (m ? m : 1) * sizeof(K), pool, st),
+      ctx.check(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&shard), (m ? m : 1) * sizeof(K), pool, st),
                 "cudaMallocFromPoolAsync(shard)");
       ctx.check(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&out), (cap ? cap : 1) * sizeof(K), pool, st),
                 "cudaMallocFromPoolAsync(output)");
@@ -320,20 +328,20 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
       result res;
       {
         gd::host::mover mv(ctx, st, st);
-        if (on_device)
-          ctx.check(cudaMemcpyAsync(in, data + lo, m * sizeof(K), cudaMemcpyDefault, st), "cudaMemcpyAsync(shard)");
-        else mv.up(in, data + lo, m * sizeof(K), pinned);
+        if (in_device)
+          ctx.check(cudaMemcpyAsync(shard, in + lo, m * sizeof(K), cudaMemcpyDefault, st), "cudaMemcpyAsync(shard)");
+        else mv.up(shard, in + lo, m * sizeof(K), in_pinned);
         std::size_t bytes = 0;
-        sort_device<K>(comms[std::size_t(q)], nullptr, &bytes, in, out, nullptr, nullptr, 0, m, cap, o, "multi::sort");
+        sort_device<K>(comms[std::size_t(q)], nullptr, &bytes, shard, out, nullptr, nullptr, 0, m, cap, o, "multi::sort");
         ctx.check(cudaMallocFromPoolAsync(&temp, bytes ? bytes : 1, pool, st), "cudaMallocFromPoolAsync(scratch)");
-        res = sort_device<K>(comms[std::size_t(q)], temp, &bytes, in, out, nullptr, nullptr, 0, m, cap, o,
+        res = sort_device<K>(comms[std::size_t(q)], temp, &bytes, shard, out, nullptr, nullptr, 0, m, cap, o,
                              "multi::sort");
         std::size_t at = 0;
         for (int t = 0; t < q; ++t) at += res.counts[std::size_t(t)];
-        if (on_device)
-          ctx.check(cudaMemcpyAsync(data + at, out, res.count * sizeof(K), cudaMemcpyDefault, st),
+        if (out_device)
+          ctx.check(cudaMemcpyAsync(out_keys + at, out, res.count * sizeof(K), cudaMemcpyDefault, st),
                     "cudaMemcpyAsync(result)");
-        else mv.down(data + at, out, res.count * sizeof(K), pinned);
+        else mv.down(out_keys + at, out, res.count * sizeof(K), out_pinned);
         mv.drain();
       }
       ctx.check(cudaStreamSynchronize(st), "cudaStreamSynchronize");
@@ -342,7 +350,7 @@ template <class K> void sort_host(K* data, std::size_t n, int gpus, const option
       abort_all();
     }
     if (temp) cudaFreeAsync(temp, st);
-    if (in) cudaFreeAsync(in, st);
+    if (shard) cudaFreeAsync(shard, st);
     if (out) cudaFreeAsync(out, st);
     if (st) {
       cudaStreamSynchronize(st);
@@ -380,7 +388,7 @@ void release_pools_and_comms() {
                                  std::size_t, std::size_t, const options&, const char*);                          \
   template result sort_device_alloc<K>(ncclComm_t, const K*, K*, const void*, void*, std::size_t, std::size_t,    \
                                        std::size_t, const options&, const char*);                                 \
-  template void sort_host<K>(K*, std::size_t, int, const options&);
+  template void sort_host<K>(const K*, K*, std::size_t, int, const options&);
 GPUSORT_FOR_EACH_KEY(GPUSORT_INSTANTIATE_MULTI)
 #undef GPUSORT_INSTANTIATE_MULTI
 
