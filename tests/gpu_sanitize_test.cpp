@@ -81,9 +81,12 @@ TEST_F(GpuSanitize, U32Deep) {
 TEST_F(GpuSanitize, U64Msd) {
   if (selected(gpusort::algorithm::radix_msd))
     GPUSORT_CASE(smoke<std::uint64_t>(gpusort::algorithm::radix_msd, {200003, 1600001}));
-  // LSD mode (three varying digits): the persistent pass over one bucket
-  if (selected(gpusort::algorithm::radix_msd))
+  // LSD mode (three varying digits; small signed: the offset digits):
+  // onesweep's passes over the whole array, by a persistent grid
+  if (selected(gpusort::algorithm::radix_msd)) {
     GPUSORT_CASE(smoke<std::uint64_t>(gpusort::algorithm::radix_msd, {300007}, gpusort::harness::dist::bits20));
+    GPUSORT_CASE(smoke<std::int64_t>(gpusort::algorithm::radix_msd, {300007}, gpusort::harness::dist::small_signed));
+  }
 }
 
 // 8-byte values: the local sort's split path carries slot indices and parks

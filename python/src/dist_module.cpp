@@ -38,10 +38,12 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <span>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -120,13 +122,35 @@ sort_result sort_device(std::uintptr_t comm, int key, std::size_t n, std::size_t
   });
 }
 
+// dst = src, n bytes of host memory, by up to 16 threads (a single-threaded
+// memcpy of gigabytes would cost more than the sort it feeds).
+void parallel_copy(void* dst, const void* src, std::size_t bytes) {
+  constexpr std::size_t per_thread_min = std::size_t(64) << 20;
+  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t t = std::min<std::size_t>({hw, 16, bytes / per_thread_min + 1});
+  if (t <= 1) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  const std::size_t step = (bytes + t - 1) / t;
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < t; ++i) {
+    const std::size_t lo = std::min(bytes, i * step), hi = std::min(bytes, lo + step);
+    threads.emplace_back([=] {
+      std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, hi - lo);
+    });
+  }
+  for (auto& th : threads) th.join();
+}
+
 void sort_host(int key, std::size_t n, std::uintptr_t data_in, std::uintptr_t data_out, int gpus, bool descending,
                bool nan_largest) {
   const gpusort::multi::options opt = make_options(descending, nan_largest, 0);
   nb::gil_scoped_release quiet;
   gpusort::detail::with_key(key_of(key), [&]<class K>() {
-    gpusort::multi::sort(std::span<const K>(reinterpret_cast<const K*>(data_in), n),
-                         std::span<K>(reinterpret_cast<K*>(data_out), n), gpus, opt);
+    if (data_in != data_out && n > 0)
+      parallel_copy(reinterpret_cast<void*>(data_out), reinterpret_cast<const void*>(data_in), n * sizeof(K));
+    gpusort::multi::sort(std::span<K>(reinterpret_cast<K*>(data_out), n), gpus, opt);
   });
 }
 
@@ -206,8 +230,8 @@ NB_MODULE(_gpusort_dist, m) {
         "(0, count, counts). Synchronises the stream.");
   m.def("sort_host", &sort_host, nb::arg("key"), nb::arg("n"), nb::arg("data_in"), nb::arg("data_out"),
         nb::arg("gpus"), nb::arg("descending"), nb::arg("nan_largest"),
-        "Sorts n host keys of data_in over GPUs 0 .. gpus - 1 of this process (0: all) into data_out (the same "
-        "array, or one apart from it).");
+        "Sorts n host keys over GPUs 0 .. gpus - 1 of this process (0: all) into data_out (copied from "
+        "data_in first when they differ).");
   m.def("release_cache", [] {
     nb::gil_scoped_release quiet;
     gpusort::multi::release_cache();

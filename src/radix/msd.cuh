@@ -19,10 +19,11 @@
 // LSD mode: when the first histogram says the MSD levels would not pay
 // (few varying digits, as small integers in u64; skewed digits, as
 // entropy-reduced keys: the plan kernel's cost model, msd_levels.cuh), the
-// plan lists no MSD bucket and instead one bucket, the whole array, that
-// the same pass kernel sorts by every varying digit from the lowest (a
-// plain LSD radix sort, onesweep's launch plan). Both launch sequences are
-// always made; the unchosen one's launches find no bucket and leave.
+// plan lists no MSD bucket and instead plans onesweep's passes over the
+// whole array, one portion, by every varying digit from the lowest (a
+// plain LSD radix sort, onesweep's launch plan and tiles). Both launch
+// sequences are always made; the unchosen one's launches find no bucket
+// or a skipped slot and leave.
 // For 2^28 uniform u64 keys that is 2 MSD passes and the local sort:
 // about 8 + 2 x (8 + 16) + 16 = 72 bytes a key against onesweep's 136.
 // n <= one local sort: the local sort alone, one launch.
@@ -69,7 +70,6 @@ template <class K, class P> struct buffers {
   queue_counter* counters = nullptr;   // listed[levels + 1], live[levels], runs
   unsigned* tiles = nullptr;           // [level]: the passes' tile ids
   unsigned* lsd_tiles = nullptr;       // [slot]: LSD mode's passes' tile ids
-  queue_counter* lsd_count = nullptr;  // LSD mode's one bucket (1) or none (0)
   int* first_level = nullptr;
   unsigned* hist2 = nullptr;           // [pass][digit] of the offset digits (radix::pass_key)
   radix_onesweep::key_span* span = nullptr;
@@ -84,7 +84,6 @@ template <class K, class P> struct buffers {
   bool lsd_allowed = false;            // LSD mode may be chosen (n <= lsd_max_keys)
   slot_plan* lsd_plan = nullptr;       // [levels + 1]
   unsigned long long* lsd_base = nullptr;  // [pass][digit]
-  segmented::list_scratch lsd_list;    // one bucket
 
   buffers(temp_layout& t, const sort_problem<K, P>& p) {
     levels = radix::pass_count(p.ord, T::radix_bits);
@@ -101,7 +100,6 @@ template <class K, class P> struct buffers {
     counters = t.take<queue_counter>(std::size_t(2 * levels + 2));
     tiles = t.take<unsigned>(std::size_t(levels));
     lsd_tiles = t.take<unsigned>(std::size_t(levels) + 1);
-    lsd_count = t.take<queue_counter>(1);
     first_level = t.take<int>(1);
     span = t.take<radix_onesweep::key_span>(1);
     if (radix::pass_key<K>::offsets_for(p.ord) && p.n <= T::lsd_max_keys)
@@ -119,7 +117,6 @@ template <class K, class P> struct buffers {
     if (lsd_allowed) {
       lsd_plan = t.take<slot_plan>(std::size_t(levels) + 1);
       lsd_base = t.take<unsigned long long>(std::size_t(levels) * T::bins);
-      lsd_list = segmented::take_list(t, 1, p.n, T::pass::tile, T::pass::tile);
     }
   }
   queue_counter* listed() const { return counters; }
@@ -136,6 +133,17 @@ __global__ void __launch_bounds__(256) clear_lookback_kernel(segment_list l, uns
   const std::size_t stride = std::size_t(gridDim.x) * 256;
   for (std::size_t w = std::size_t(blockIdx.x) * 256 + threadIdx.x; w < words; w += stride) lookback[w] = 0;
   if (blockIdx.x == 0 && threadIdx.x == 0) *tiles = 0;
+}
+
+// Zeroes LSD mode's look-back table (tiles x BINS words) for a pass that
+// sorts (its plan slot).
+template <int BINS>
+__global__ void __launch_bounds__(256) clear_portion_kernel(const slot_plan* slot, unsigned* lookback,
+                                                            std::size_t tiles) {
+  if (slot->mode != radix_onesweep::slot_sort) return;
+  const std::size_t words = tiles * BINS;
+  const std::size_t stride = std::size_t(gridDim.x) * 256;
+  for (std::size_t w = std::size_t(blockIdx.x) * 256 + threadIdx.x; w < words; w += stride) lookback[w] = 0;
 }
 
 template <int BINS> __global__ void seed_kernel(run* runs, queue_counter* count, run r) {
@@ -192,8 +200,7 @@ struct family {
     level_state s{b.plan, b.first_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
                   b.levels, T::local_keys, T::alone_keys};
     const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
-    const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_list.list, b.lsd_count, b.lsd_allowed, in_place, b.span,
-                        b.hist2 != nullptr};
+    const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_allowed, in_place, b.span, b.hist2 != nullptr};
     plan_kernel<T, K><<<1, T::bins, 0, p.stream>>>(s, b.lists[0].list, p.n, b.plan, lsd,
                                                 reinterpret_cast<const U*>(p.keys_in), digits);
     ctx.check_launch("radix msd plan");
@@ -207,21 +214,17 @@ struct family {
       ctx.check_launch("radix msd offset scan");
     }
 
-    // LSD mode (the plan chose it, or these launches find no bucket): every
-    // varying digit from the lowest, the whole array one bucket
+    // LSD mode (the plan chose it, or every slot of its plan skips): every
+    // varying digit from the lowest over the whole array, onesweep's tiles
+    // (one portion: lsd_max_keys keys fit the look-back's 30-bit counts)
     if (b.lsd_allowed) {
-      const std::size_t tiles = p.n / T::pass::tile + 2;
-      const unsigned wide = grid_for(tiles, 1, std::size_t(sms) * 8);
-      segmented::plan_counted_list(ctx, b.lsd_count, b.lsd_list, T::pass::tile, p.stream);
+      const std::size_t tiles = (p.n + T::pass::tile - 1) / T::pass::tile;
+      const unsigned wide = grid_for(tiles * T::bins, 256, std::size_t(sms) * 8);
       for (int slot = 0; slot <= b.levels; ++slot) {
         const int pass_of = slot < b.levels ? slot : b.levels - 1;  // the extra slot only copies
-        clear_lookback_kernel<T::bins><<<wide, 256, 0, p.stream>>>(b.lsd_list.list, b.lookback, b.lsd_tiles + slot);
+        clear_portion_kernel<T::bins><<<wide, 256, 0, p.stream>>>(b.lsd_plan + slot, b.lookback, tiles);
         ctx.check_launch("radix msd look-back clear");
-        const auto digit = radix::digit_map<K>::of(p.ord, T::radix_bits, pass_of);
-        // the persistent grid: in MSD mode its few blocks leave at once (a
-        // grid of one block a tile measured 0.3 ms more on 2^28 u64 keys)
-        pass<true>(p, b, b.lsd_list.list, b.lsd_plan, slot, b.lsd_base + std::size_t(pass_of) * T::bins,
-                   b.lsd_tiles + slot, digit, tiles, b.hist2 ? &b.span->base : nullptr);
+        lsd_pass(p, b, slot, pass_of, tiles);
       }
     }
 
@@ -262,21 +265,15 @@ struct family {
     ctx.check_launch("radix msd local sort");
   }
 
-  // One pass: onesweep's pass kernel over the listed buckets (a level's, or
-  // LSD mode's one), by plan[slot], bases base[bucket][digit].
-  template <bool PERSISTENT, class K, class P>
-  static void pass(const sort_problem<K, P>& p, const buffers<K, P>& b, const segment_list& l, const slot_plan* plan,
-                   int slot, unsigned long long* base, unsigned* counter, const radix::digit_map<K>& digit,
-                   std::size_t tiles, const unsigned long long* offset = nullptr) {
+  // A pass's arguments: onesweep's pass kernel over geometry geo, by
+  // plan[slot], sorting by digit (offset: the base radix::pass_key
+  // subtracts, or null).
+  template <class Geo, class K, class P>
+  static radix_onesweep::pass_args<K, P, Geo> args(const sort_problem<K, P>& p, const buffers<K, P>& b,
+                                                   const slot_plan* plan, int slot, const Geo& geo, unsigned* counter,
+                                                   const radix::digit_map<K>& digit,
+                                                   const unsigned long long* offset) {
     using U = typename key_traits<K>::bits;
-    using T = tuning<U, P>;
-    using Geo = segmented::segment_chains<PERSISTENT>;
-    const call_context& ctx = *p.ctx;
-    auto kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo>;
-    constexpr std::size_t shared_bytes = radix_onesweep::pass_shared<typename T::pass, U, P>::bytes;
-    allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix msd pass)");
-    const unsigned grid =
-        PERSISTENT ? grid_for(tiles, 1, std::size_t(sm_count(ctx)) * T::pass::min_blocks) : unsigned(tiles);
     radix_onesweep::pass_args<K, P, Geo> a{};
     a.keys_in = reinterpret_cast<const U*>(p.keys_in);
     a.keys_out = reinterpret_cast<U*>(p.keys_out);
@@ -286,7 +283,7 @@ struct family {
     a.vals_alt = b.vals_alt;
     a.plan = plan;
     a.slot = slot;
-    a.geo = {l, base};
+    a.geo = geo;
     a.next_base = nullptr;
     a.lookback = b.lookback;
     a.counter = counter;
@@ -295,8 +292,54 @@ struct family {
     a.digit = digit;
     a.pad = radix::pad_bits(p.ord);
     a.offset = offset;
-    kernel<<<grid, T::pass::threads, shared_bytes, p.stream>>>(a);
+    return a;
+  }
+
+  // One level's pass: onesweep's pass kernel over the listed buckets, by
+  // plan[slot], bases base[bucket][digit].
+  template <bool PERSISTENT, class K, class P>
+  static void pass(const sort_problem<K, P>& p, const buffers<K, P>& b, const segment_list& l, const slot_plan* plan,
+                   int slot, unsigned long long* base, unsigned* counter, const radix::digit_map<K>& digit,
+                   std::size_t tiles) {
+    using U = typename key_traits<K>::bits;
+    using T = tuning<U, P>;
+    using Geo = segmented::segment_chains<PERSISTENT>;
+    const call_context& ctx = *p.ctx;
+    auto kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo>;
+    constexpr std::size_t shared_bytes = radix_onesweep::pass_shared<typename T::pass, U, P>::bytes;
+    allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix msd pass)");
+    const unsigned grid =
+        PERSISTENT ? grid_for(tiles, 1, std::size_t(sm_count(ctx)) * T::pass::min_blocks) : unsigned(tiles);
+    kernel<<<grid, T::pass::threads, shared_bytes, p.stream>>>(
+        args(p, b, plan, slot, Geo{l, base}, counter, digit, nullptr));
     ctx.check_launch("radix msd pass");
+  }
+
+  // One of LSD mode's passes, by lsd_plan[slot]: onesweep's pass over the
+  // whole array as one portion, digit pass_of, by a persistent grid (in MSD
+  // mode its few blocks read a skip and leave).
+  template <class K, class P>
+  static void lsd_pass(const sort_problem<K, P>& p, const buffers<K, P>& b, int slot, int pass_of,
+                       std::size_t tiles) {
+    using U = typename key_traits<K>::bits;
+    using T = tuning<U, P>;
+    using Geo = radix_onesweep::persistent_portion;
+    const call_context& ctx = *p.ctx;
+    // as onesweep's: floats under CUB's order skip the NaN fold (pass_key)
+    auto kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, false>;
+    if constexpr (key_traits<K>::is_float)
+      if (p.ord.nans_largest()) kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true>;
+    constexpr std::size_t shared_bytes = radix_onesweep::pass_shared<typename T::pass, U, P>::bytes;
+    allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix msd LSD pass)");
+    Geo whole{};
+    whole.start = 0;
+    whole.n = unsigned(p.n);
+    whole.base = b.lsd_base + std::size_t(pass_of) * T::bins;
+    const unsigned grid = grid_for(tiles, 1, std::size_t(sm_count(ctx)) * T::pass::min_blocks);
+    kernel<<<grid, T::pass::threads, shared_bytes, p.stream>>>(
+        args(p, b, b.lsd_plan, slot, whole, b.lsd_tiles + slot, radix::digit_map<K>::of(p.ord, T::radix_bits, pass_of),
+             b.hist2 ? &b.span->base : nullptr));
+    ctx.check_launch("radix msd LSD pass");
   }
 };
 

@@ -85,13 +85,11 @@ __device__ __forceinline__ void push_copy(const work_list<run>& runs, std::size_
   write_copy(runs, runs.reserve(pieces(size)), begin, size, buffer);
 }
 
-// LSD mode's device side (msd.cuh): one bucket, the whole array, sorted
-// digit by digit from the lowest by the same pass kernel.
+// LSD mode's device side (msd.cuh): onesweep's passes over the whole array
+// (one portion), digit by digit from the lowest.
 struct lsd_state {
   slot_plan* plan;          // [levels + 1]: onesweep's launch plan (onesweep_plan.hpp)
   unsigned long long* base; // [pass][digit]: exclusive scan of the first histogram
-  segment_list list;        // one entry: [0, n)
-  queue_counter* count;     // 1 in LSD mode, 0 otherwise
   bool allowed;             // n small enough (tuning::lsd_max_keys)
   bool in_place;
   // the first histogram's watch: whether the keys are sorted (then every
@@ -173,7 +171,7 @@ __device__ void sample_alone(const typename key_traits<K>::bits* keys, std::size
 
 // One block of T::bins threads: skipped digits, the choice between the MSD
 // levels and LSD passes, and the chosen one's plan: each MSD level's (and
-// level 0's one bucket), or the LSD passes' (and their one bucket).
+// level 0's one bucket), or the LSD passes' (every slot skipped in MSD mode).
 //
 // The choice, from the first histogram (every digit's counts over all keys),
 // treating digits as independent: the share of keys still in buckets over
@@ -301,14 +299,12 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
       for (int pass = 0; pass < s.levels; ++pass) skip_lsd[pass] = skip[s.levels - 1 - pass];
       radix_onesweep::make_plan(skip_lsd, s.levels, s.levels + 1, lsd.in_place, lsd.plan);
     }
-    lsd.list.begin[0] = 0;
-    lsd.list.size[0] = n;
-    *lsd.count = 1;
     *s.first_level = s.levels;  // the MSD levels find no bucket
     for (int j = 0; j < s.levels; ++j) plan[j] = {radix_onesweep::slot_skip, 0, 0};
     return;
   }
-  *lsd.count = 0;
+  if (lsd.allowed)  // LSD mode's launches find every slot skipped
+    for (int slot = 0; slot <= s.levels; ++slot) lsd.plan[slot] = {radix_onesweep::slot_skip, 0, 0};
   make_levels(skip, s.levels, plan);
   int first = 0;
   while (first < s.levels && skip[first]) ++first;

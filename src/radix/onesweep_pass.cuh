@@ -65,6 +65,12 @@ struct portion_tiles {
   }
 };
 
+// The same tiles taken by a persistent grid (radix_msd's LSD mode: a grid of
+// one block a tile costs every launch whose plan skips it its empty blocks).
+struct persistent_portion : portion_tiles {
+  __device__ __forceinline__ static constexpr bool persistent() { return true; }
+};
+
 template <class K, class P, class Geo = portion_tiles> struct pass_args {
   using U = typename key_traits<K>::bits;
   const U* keys_in;
