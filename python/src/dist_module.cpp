@@ -143,11 +143,32 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes) {
   for (auto& th : threads) th.join();
 }
 
+// Whether p is page-locked host memory (cudaHostAlloc, torch's pin_memory).
+bool page_locked(std::uintptr_t p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, reinterpret_cast<const void*>(p)) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
+}
+
+// Out of place into a page-locked output, the multi call reads the input
+// and the GPUs write the output by DMA. Into a pageable output (a new NumPy
+// array) the copy beforehand with a thread a core and the sort in place are
+// faster: the staging threads would otherwise fault in the output's fresh
+// pages themselves (2e9 u32 on two H100s: 401 against 555 ms).
 void sort_host(int key, std::size_t n, std::uintptr_t data_in, std::uintptr_t data_out, int gpus, bool descending,
                bool nan_largest) {
   const gpusort::multi::options opt = make_options(descending, nan_largest, 0);
   nb::gil_scoped_release quiet;
+  const bool direct = data_in != data_out && n > 0 && page_locked(data_out);
   gpusort::detail::with_key(key_of(key), [&]<class K>() {
+    if (direct) {
+      gpusort::multi::sort(std::span<const K>(reinterpret_cast<const K*>(data_in), n),
+                           std::span<K>(reinterpret_cast<K*>(data_out), n), gpus, opt);
+      return;
+    }
     if (data_in != data_out && n > 0)
       parallel_copy(reinterpret_cast<void*>(data_out), reinterpret_cast<const void*>(data_in), n * sizeof(K));
     gpusort::multi::sort(std::span<K>(reinterpret_cast<K*>(data_out), n), gpus, opt);

@@ -68,6 +68,19 @@ def test_host_array_over_every_gpu(dtype, descending):
     assert np.array_equal(x.view(u), ref)
 
 
+@pytest.mark.parametrize("pinned_in", [False, True])
+def test_host_tensor_into_a_pinned_output(pinned_in):
+    """A page-locked out= takes the direct path (the GPUs write it by DMA)."""
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    x = torch.from_numpy(np.random.default_rng(9).integers(-(1 << 40), 1 << 40, 2_000_003, dtype=np.int64))
+    if pinned_in:
+        x = x.pin_memory()
+    before = x.clone()
+    out = torch.empty_like(x).pin_memory()
+    assert gpusort.sort(x, devices=2, out=out) is out
+    assert torch.equal(out, torch.sort(before).values) and torch.equal(x, before)
+
+
 def test_host_default_uses_every_gpu_from_the_threshold(monkeypatch):
     calls = []
     real = _host_multi.sort
