@@ -13,6 +13,9 @@ Rows (u32 keys, uniform over all 2^32 values, n in all):
                       row of `python -m gpusort.bench --distributed` run
                       without torchrun (torchrun sets OMP_NUM_THREADS=1, and
                       the pageable staging copies use the OpenMP threads)
+  host_multi_sort_pinned  gpusort.sort(pinned_tensor, devices=g, out=pinned) of
+                      the same keys: page-locked input and output, moved by
+                      DMA alone (multi::sort(in, out)); also without torchrun
 Each is timed after warm-up, the median of --runs runs: the distributed rows
 from a barrier to the last rank's end (CUDA events on each rank's stream,
 the slowest rank's time of each run), the others with CUDA events on rank 0
@@ -181,6 +184,17 @@ def _host_only(args, torch, gd, bench):
             times.append((time.perf_counter() - t) * 1e3)
     expect = np.sort(src)
     b.row("host_multi_sort_", "u32", "-", n, "uniform", statistics.median(times), np.array_equal(work, expect))
+    del work
+    pinned = torch.from_numpy(src).pin_memory()
+    out = torch.empty_like(pinned).pin_memory()
+    times = []
+    for i in range(b.runs + 1):
+        t = time.perf_counter()
+        gpusort.sort(pinned, devices=g, out=out)
+        if i:
+            times.append((time.perf_counter() - t) * 1e3)
+    ok = np.array_equal(out.numpy(), expect) and np.array_equal(pinned.numpy(), src)
+    b.row("host_multi_sort_pinned", "u32", "-", n, "uniform", statistics.median(times), ok)
     gd.release_host_cache()
     return _finish(b, args, torch, g, launcher=f"one process over {g} GPUs")
 
