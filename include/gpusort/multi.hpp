@@ -162,7 +162,10 @@ template <class K> void sort(std::span<K> data, int gpus = 0, const options& opt
 }
 // The same, out of place: the sorted keys of `in` into `out` (in is not
 // written; host or device memory, each side its own). in and out have one
-// length, and do not overlap unless they are the same array.
+// length, and do not overlap unless they are the same array. Into
+// page-locked or device memory the GPUs write `out` directly; a pageable
+// `out` is first filled from a host `in` with every core (faster than the
+// GPUs' staging threads faulting in its pages), then sorted in place.
 template <class K> void sort(std::span<const K> in, std::span<K> out, int gpus = 0, const options& opt = {}) {
   gpusort::detail::check_key<K>();
   if (in.size() != out.size())

@@ -179,8 +179,9 @@ def sort(x, *, axis=-1, descending=False, stable=True, algorithm="auto", begin_b
     or the list [0, ..., g - 1] (the first g GPUs; CUDA_VISIBLE_DEVICES picks
     others), over NCCL (gpusort._gpusort_dist); None: every GPU when there are
     two or more and x has at least gpusort._host_multi.MULTI_MIN_KEYS keys,
-    else one. sort() copies x into the output first; sort_(x, devices=g)
-    sorts in place with no copy. Returns an array of x's framework on x's
+    else one. sort() copies x into a pageable output first (into a pinned
+    out= the GPUs write it directly); sort_(x, devices=g) sorts in place with
+    no copy. Returns an array of x's framework on x's
     device.
     """
     nl = _options.nan_largest(nan, "sort")

@@ -1,8 +1,10 @@
 """gpusort.sort(host_array, devices=...): one host array over several GPUs
-of this process, by the C++ convenience call gpusort::multi::sort(span, g)
+of this process, by the C++ convenience call gpusort::multi::sort(in, out, g)
 (one thread a GPU, shards copied up through pinned slots, one NCCL sort,
 each GPU's range copied back; its communicators and memory pools kept
-between calls).
+between calls). A pageable output is first filled from the input with every
+core and sorted in place; a page-locked one (out= a pinned CPU tensor) is
+written by DMA alone.
 
 The C++ call takes a count g and uses GPUs 0 .. g - 1 of the process, so
 `devices` is a count, or the list [0, 1, ..., g - 1]; other GPUs are chosen

@@ -18,7 +18,7 @@
 //     query, then the call with the caller's scratch; or, with no scratch,
 //     gpusort's allocating form (stream-ordered cudaMallocAsync);
 //   * the convenience call over the first g GPUs of the process for a host
-//     array (multi::sort(std::span, g)), and release_cache().
+//     array (multi::sort(in, out, g)), and release_cache().
 // The multi-GPU call synchronises its stream (NCCL takes the exchange's
 // sizes on the host), so the GIL is released around it and around
 // communicator setup, which waits for every rank.
@@ -43,7 +43,6 @@
 #include <cstring>
 #include <span>
 #include <string>
-#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -54,6 +53,7 @@ namespace {
 using gpusort::errc;
 using gpusort_py::device_guard;
 using gpusort_py::fail;
+using gpusort_py::key_of;
 
 void nccl_check(ncclResult_t r, const std::string& what, ncclComm_t comm = nullptr) {
   if (r == ncclSuccess) return;
@@ -70,12 +70,6 @@ void nccl_check(ncclResult_t r, const std::string& what, ncclComm_t comm = nullp
 ncclComm_t as_comm(std::uintptr_t c) {
   if (!c) fail(errc::invalid_argument, "a null NCCL communicator");
   return reinterpret_cast<ncclComm_t>(c);
-}
-
-// The key type behind a runtime.hpp key_type code (the package's dtype map).
-gpusort::key_type key_of(int code) {
-  if (code < 0 || code >= gpusort::key_type_count) fail(errc::invalid_argument, "unknown key type code " + std::to_string(code));
-  return gpusort::key_type(code);
 }
 
 gpusort::multi::options make_options(bool descending, bool nan_largest, std::uintptr_t stream) {
@@ -122,56 +116,15 @@ sort_result sort_device(std::uintptr_t comm, int key, std::size_t n, std::size_t
   });
 }
 
-// dst = src, n bytes of host memory, by up to 16 threads (a single-threaded
-// memcpy of gigabytes would cost more than the sort it feeds).
-void parallel_copy(void* dst, const void* src, std::size_t bytes) {
-  constexpr std::size_t per_thread_min = std::size_t(64) << 20;
-  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t t = std::min<std::size_t>({hw, 16, bytes / per_thread_min + 1});
-  if (t <= 1) {
-    std::memcpy(dst, src, bytes);
-    return;
-  }
-  const std::size_t step = (bytes + t - 1) / t;
-  std::vector<std::thread> threads;
-  for (std::size_t i = 0; i < t; ++i) {
-    const std::size_t lo = std::min(bytes, i * step), hi = std::min(bytes, lo + step);
-    threads.emplace_back([=] {
-      std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, hi - lo);
-    });
-  }
-  for (auto& th : threads) th.join();
-}
-
-// Whether p is page-locked host memory (cudaHostAlloc, torch's pin_memory).
-bool page_locked(std::uintptr_t p) {
-  cudaPointerAttributes a{};
-  if (cudaPointerGetAttributes(&a, reinterpret_cast<const void*>(p)) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return a.type == cudaMemoryTypeHost;
-}
-
-// Out of place into a page-locked output, the multi call reads the input
-// and the GPUs write the output by DMA. Into a pageable output (a new NumPy
-// array) the copy beforehand with a thread a core and the sort in place are
-// faster: the staging threads would otherwise fault in the output's fresh
-// pages themselves (2e9 u32 on two H100s: 401 against 555 ms).
+// Out of place (data_in != data_out) or in place; multi::sort chooses how
+// the keys move (a pageable output is filled with every core first).
 void sort_host(int key, std::size_t n, std::uintptr_t data_in, std::uintptr_t data_out, int gpus, bool descending,
                bool nan_largest) {
   const gpusort::multi::options opt = make_options(descending, nan_largest, 0);
   nb::gil_scoped_release quiet;
-  const bool direct = data_in != data_out && n > 0 && page_locked(data_out);
   gpusort::detail::with_key(key_of(key), [&]<class K>() {
-    if (direct) {
-      gpusort::multi::sort(std::span<const K>(reinterpret_cast<const K*>(data_in), n),
-                           std::span<K>(reinterpret_cast<K*>(data_out), n), gpus, opt);
-      return;
-    }
-    if (data_in != data_out && n > 0)
-      parallel_copy(reinterpret_cast<void*>(data_out), reinterpret_cast<const void*>(data_in), n * sizeof(K));
-    gpusort::multi::sort(std::span<K>(reinterpret_cast<K*>(data_out), n), gpus, opt);
+    gpusort::multi::sort(std::span<const K>(reinterpret_cast<const K*>(data_in), n),
+                         std::span<K>(reinterpret_cast<K*>(data_out), n), gpus, opt);
   });
 }
 

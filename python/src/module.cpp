@@ -198,8 +198,7 @@ gpusort::options make_options(bool descending, const std::string& algo, int begi
 }
 
 gpusort::sort_spec make_spec(int key, std::size_t n, std::size_t rows) {
-  if (key < 0 || key >= gpusort::key_type_count) fail(errc::invalid_argument, "unknown key type code " + std::to_string(key));
-  return gpusort::sort_spec{gpusort::key_type(key), n, rows};
+  return gpusort::sort_spec{gpusort_py::key_of(key), n, rows};
 }
 
 template <class T> T* addr(std::uintptr_t a) { return reinterpret_cast<T*>(a); }
@@ -370,13 +369,13 @@ NB_MODULE(_gpusort, m) {
         [](int key, std::size_t n, std::size_t segments, std::uintptr_t keys, std::uintptr_t vals, std::size_t val_size,
            std::uintptr_t offsets, int offset_bytes, bool descending, int begin_bit, int end_bit, std::uintptr_t stream,
            int device, std::uintptr_t temp, std::size_t temp_bytes, std::int64_t pool_max, bool nan_largest) {
-          if (key < 0 || key >= gpusort::key_type_count) fail(errc::invalid_argument, "unknown key type code");
+          const gpusort::key_type k = gpusort_py::key_of(key);
           const gpusort::options opt = make_options(descending, "auto", begin_bit, end_bit, stream, nan_largest);
           nb::gil_scoped_release quiet;
           device_guard g(device);
           return with_scratch(
               [&](void* t, std::size_t& bytes) {
-                gpusort::segmented_sort_device(t, bytes, gpusort::key_type(key), n, segments, addr<void>(keys),
+                gpusort::segmented_sort_device(t, bytes, k, n, segments, addr<void>(keys),
                                                addr<void>(vals), val_size, addr<const void>(offsets), offset_bytes, opt);
               },
               temp, temp_bytes, pool_max, device, opt.stream);
@@ -388,11 +387,11 @@ NB_MODULE(_gpusort, m) {
   m.def("segmented_sort_host",
         [](int key, std::size_t n, std::size_t segments, std::uintptr_t keys, std::uintptr_t vals, std::size_t val_size,
            std::uintptr_t offsets, int offset_bytes, bool descending, int begin_bit, int end_bit, bool nan_largest) {
-          if (key < 0 || key >= gpusort::key_type_count) fail(errc::invalid_argument, "unknown key type code");
+          const gpusort::key_type k = gpusort_py::key_of(key);
           const gpusort::options opt = make_options(descending, "auto", begin_bit, end_bit, 0, nan_largest);
           nb::gil_scoped_release quiet;
           return std::string(gpusort::to_string(gpusort::segmented_sort_host(
-              gpusort::key_type(key), n, segments, addr<void>(keys), addr<void>(vals), val_size,
+              k, n, segments, addr<void>(keys), addr<void>(vals), val_size,
               addr<const void>(offsets), offset_bytes, opt)));
         },
         nb::arg("key"), nb::arg("n"), nb::arg("segments"), nb::arg("keys"), nb::arg("vals"),

@@ -7,6 +7,7 @@
 #include <nanobind/nanobind.h>
 
 #include <gpusort/error.hpp>
+#include <gpusort/runtime.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -19,6 +20,13 @@ namespace gpusort_py {
   std::string msg = "gpusort: " + what;
   if (e != cudaSuccess) msg += std::string(": ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
   throw gpusort::error(code, msg, e);
+}
+
+// The key type behind a runtime.hpp key_type code (the package's dtype map).
+inline gpusort::key_type key_of(int code) {
+  if (code < 0 || code >= gpusort::key_type_count)
+    fail(gpusort::errc::invalid_argument, "unknown key type code " + std::to_string(code));
+  return gpusort::key_type(code);
 }
 
 // Runs with `device` current, and puts the caller's device back.

@@ -297,9 +297,17 @@ template <class K> void sort_host(const K* in, K* out_keys, std::size_t n, int g
   const int g = gpus > 0 ? gpus : devices;
   if (n == 0) return;
   std::vector<ncclComm_t> comms = take_comms(g);
-  const bool in_device = gd::host::is_device(in), in_pinned = !in_device && gd::host::is_pinned(in);
   const bool out_device = gd::host::is_device(out_keys),
              out_pinned = !out_device && gd::host::is_pinned(out_keys);
+  // A pageable output apart from a host input: copy with every core first,
+  // then sort it in place. The staging threads would otherwise fault in a
+  // new array's pages themselves, one thread a GPU (2e9 u32 on two H100s:
+  // 555 ms out of place against 401 by the copy and the in-place sort).
+  if (in != out_keys && !out_device && !out_pinned && !gd::host::is_device(in)) {
+    gd::host::parallel_copy(out_keys, in, n * sizeof(K));
+    in = out_keys;
+  }
+  const bool in_device = gd::host::is_device(in), in_pinned = !in_device && gd::host::is_pinned(in);
   const std::size_t cap = output_capacity(n, g);
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(g));
   std::once_flag abort_once;

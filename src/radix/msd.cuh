@@ -325,10 +325,7 @@ struct family {
     using T = tuning<U, P>;
     using Geo = radix_onesweep::persistent_portion;
     const call_context& ctx = *p.ctx;
-    // as onesweep's: floats under CUB's order skip the NaN fold (pass_key)
-    auto kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, false>;
-    if constexpr (key_traits<K>::is_float)
-      if (p.ord.nans_largest()) kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true>;
+    const auto kernel = radix_onesweep::pass_kernel_for<typename T::pass, K, P, Geo>(p.ord);
     constexpr std::size_t shared_bytes = radix_onesweep::pass_shared<typename T::pass, U, P>::bytes;
     allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix msd LSD pass)");
     Geo whole{};

@@ -31,6 +31,7 @@
 #include "segmented/lists.cuh"
 
 #include <gpusort/detail/block/scan.cuh>
+#include <gpusort/detail/block/shared_bitonic.cuh>
 #include <gpusort/detail/core/work_queue.cuh>
 
 #include <cstddef>
@@ -132,19 +133,7 @@ __device__ void sample_alone(const typename key_traits<K>::bits* keys, std::size
   for (int i = threadIdx.x; i < S; i += T::bins)
     sample[i] = digits.rank_of(digits.pass[0].ordered(keys[std::size_t(i) * stride + stride / 2]));
   __syncthreads();
-  // Batcher's bitonic sort of the ranks
-  for (int k = 2; k <= S; k <<= 1)
-    for (int j = k >> 1; j > 0; j >>= 1) {
-      for (int t = threadIdx.x; t < S / 2; t += T::bins) {
-        const int lo = 2 * t - (t & (j - 1)), hi = lo + j;
-        const U a = sample[lo], b = sample[hi];
-        if ((a > b) == ((lo & k) == 0)) {
-          sample[lo] = b;
-          sample[hi] = a;
-        }
-      }
-      __syncthreads();
-    }
+  block::shared_bitonic_sort<T::bins, S>(sample);
   // the sorting levels after which two different ranks lie in different buckets
   const auto split_after = [&](U x, U y) {
     const int h = 63 - __clzll(static_cast<long long>(static_cast<unsigned long long>(x ^ y)));

@@ -179,11 +179,7 @@ struct family {
     }
 
     // one launch per slot and portion
-    // Floats under CUB's order skip the NaN fold (pass_key): the kernel for
-    // NaNs largest is a second instance, for floats only.
-    auto kernel = onesweep_pass_kernel<T, K, P, portion_tiles, false>;
-    if constexpr (key_traits<K>::is_float)
-      if (p.ord.nans_largest()) kernel = onesweep_pass_kernel<T, K, P, portion_tiles, true>;
+    const auto kernel = pass_kernel_for<T, K, P, portion_tiles>(p.ord);
     constexpr std::size_t shared_bytes = pass_shared<T, U, P>::bytes;
     allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix onesweep pass)");
     auto tiles_of = [&](std::size_t q) { return (split.size(q, p.n) + T::tile - 1) / T::tile; };

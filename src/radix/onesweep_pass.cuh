@@ -331,4 +331,14 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   }
 }
 
+// The pass kernel for an order: floats under CUB's order skip the NaN fold
+// (pass_key); the kernel for NaNs largest is a second instance, for floats
+// only.
+template <class T, class K, class P, class Geo> auto pass_kernel_for(const key_order<K>& ord) {
+  auto kernel = onesweep_pass_kernel<T, K, P, Geo, false>;
+  if constexpr (key_traits<K>::is_float)
+    if (ord.nans_largest()) kernel = onesweep_pass_kernel<T, K, P, Geo, true>;
+  return kernel;
+}
+
 }  // namespace gpusort::detail::radix_onesweep
