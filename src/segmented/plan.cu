@@ -150,6 +150,29 @@ __device__ __forceinline__ std::size_t list_entry(const offsets& off, const bins
   return 0;
 }
 
+// Where a list's entries come from: count() is how many are listed on the
+// device; size(l, q, count) is entry q's size, after writing it (binned: one
+// size class of the bins) or as the caller wrote it (counted: radix_msd's
+// buckets, the first *listed entries), the entries past the count emptied.
+struct binned_entries {
+  offsets off;
+  bins b;
+  int cls;
+  __device__ __forceinline__ std::size_t count() const { return b.firsts[cls + 1] - b.firsts[cls]; }
+  __device__ __forceinline__ std::size_t size(const segment_list& l, std::size_t q, std::size_t count) const {
+    return list_entry(off, b, b.firsts[cls], count, l, q);
+  }
+};
+struct counted_entries {
+  const unsigned long long* listed;
+  __device__ __forceinline__ std::size_t count() const { return std::size_t(*listed); }
+  __device__ __forceinline__ std::size_t size(const segment_list& l, std::size_t q, std::size_t count) const {
+    if (q < count) return l.size[q];
+    if (q < l.bound) l.begin[q] = l.size[q] = 0;
+    return 0;
+  }
+};
+
 // Listed segment q: where it is, and its runs and tiles (0 past the count).
 __global__ void __launch_bounds__(256)
 list_sizes_kernel(offsets off, bins b, int cls, segment_list l, unsigned long long* run_counts,
@@ -169,13 +192,10 @@ list_sizes_kernel(offsets off, bins b, int cls, segment_list l, unsigned long lo
 __global__ void __launch_bounds__(256)
 counted_sizes_kernel(const unsigned long long* count, segment_list l, unsigned long long* tile_counts,
                      std::size_t tile) {
-  const std::size_t listed = std::size_t(*count);
-  for (std::size_t q = std::size_t(blockIdx.x) * 256 + threadIdx.x; q <= l.bound; q += std::size_t(gridDim.x) * 256) {
-    unsigned long long tiles = 0;
-    if (q < listed) tiles = (l.size[q] + tile - 1) / tile;
-    else if (q < l.bound) l.begin[q] = l.size[q] = 0;
-    tile_counts[q] = tiles;
-  }
+  const counted_entries e{count};
+  const std::size_t listed = e.count();
+  for (std::size_t q = std::size_t(blockIdx.x) * 256 + threadIdx.x; q <= l.bound; q += std::size_t(gridDim.x) * 256)
+    tile_counts[q] = (e.size(l, q, listed) + tile - 1) / tile;
 }
 
 // One warp a listed segment: its entries of the run and tile lists.
@@ -196,6 +216,8 @@ __global__ void __launch_bounds__(256) list_fill_kernel(segment_list l) {
 // CUB's scan in two launches, the fill), which cost about 18 us under ncu
 // at 2^26 keys with no segment of the class there: the common case of a
 // call on small segments whose longest segment the caller does not bound.
+// radix_msd's bucket lists (two a level, every level launched whether or
+// not it lists a bucket) take it too, with counted entries.
 // The block walks the entries 1024 at a time (entry q = chunk + thread):
 // a chunk with listed segments scans their counts in the block and keeps
 // each one's first tile and run in shared memory for the fill; the entries
@@ -206,15 +228,15 @@ __global__ void __launch_bounds__(256) list_fill_kernel(segment_list l) {
 constexpr int list_block_threads = 1024;
 constexpr std::size_t list_block_bound = std::size_t(1) << 16;  // entries (bound + 1) at most
 
+template <class Entries>
 __global__ void __launch_bounds__(list_block_threads)
-list_block_kernel(offsets off, bins b, int cls, segment_list l, std::size_t run, std::size_t tile) {
+list_block_kernel(Entries e, segment_list l, std::size_t run, std::size_t tile) {
   constexpr unsigned warps = list_block_threads / 32;
   __shared__ unsigned long long sums[warps];
   __shared__ unsigned long long longest_of[warps];
   __shared__ unsigned long long first_tile[list_block_threads], first_run[list_block_threads];
   __shared__ unsigned tiles_of[list_block_threads], runs_of[list_block_threads];
-  const unsigned first = b.firsts[cls];
-  const std::size_t count = b.firsts[cls + 1] - first;
+  const std::size_t count = e.count();
   const bool runs_are_tiles = l.first_run == l.first_tile;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
   unsigned long long tiles_before = 0, runs_before = 0, longest = 0;
@@ -228,7 +250,7 @@ list_block_kernel(offsets off, bins b, int cls, segment_list l, std::size_t run,
       }
       continue;
     }
-    const std::size_t size = list_entry(off, b, first, count, l, q);
+    const std::size_t size = e.size(l, q, count);
     const unsigned long long r = (size + run - 1) / run, t = (size + tile - 1) / tile;
     longest = longest > size ? longest : size;
     unsigned long long chunk_tiles, chunk_runs = 0;
@@ -394,7 +416,7 @@ void plan_list(const call_context& ctx, const offsets& off, const bins& b, int c
                std::size_t run, std::size_t tile, cudaStream_t stream) {
   const std::size_t bound = l.list.bound;
   if (bound + 1 <= list_block_bound) {
-    list_block_kernel<<<1, list_block_threads, 0, stream>>>(off, b, cls, l.list, run, tile);
+    list_block_kernel<<<1, list_block_threads, 0, stream>>>(binned_entries{off, b, cls}, l.list, run, tile);
     ctx.check_launch("segmented lists");
     return;
   }
@@ -417,6 +439,11 @@ void plan_list(const call_context& ctx, const offsets& off, const bins& b, int c
 void plan_counted_list(const call_context& ctx, const unsigned long long* count, const list_scratch& l,
                        std::size_t tile, cudaStream_t stream) {
   const std::size_t bound = l.list.bound;
+  // a counted list's runs are its tiles (take_list with run == tile)
+  if (bound + 1 <= list_block_bound) {
+    list_block_kernel<<<1, list_block_threads, 0, stream>>>(counted_entries{count}, l.list, tile, tile);
+    return ctx.check_launch("list tiles");
+  }
   counted_sizes_kernel<<<grid_for(bound + 1, 256, 4096), 256, 0, stream>>>(count, l.list, l.tile_counts, tile);
   ctx.check_launch("list sizes");
   std::size_t bytes = l.scan_bytes;
