@@ -4,6 +4,7 @@
 // holds no kernel, so editing a family never rebuilds it.
 #include "core/device_call.hpp"
 #include "core/validate.hpp"
+#include "radix/msd_plan.hpp"
 
 #include <gpusort/detail/core/context.hpp>
 #include <gpusort/gpusort.hpp>
@@ -32,11 +33,12 @@ template <class K> constexpr bool is_built(algorithm a) {
 // 4 to 27% slower than onesweep's passes (2^27 f64 normal, unit, few
 // unique, keys and pairs, NVIDIA H100).
 constexpr std::size_t msd_min_keys = std::size_t(1) << 22;
-// radix_msd's local sort takes up to 110,592 bytes of shared memory a block
-// (8-byte keys with 8-byte values, docs/install.md), more than sm_86, sm_89
-// and sm_120 let one block have (101,376): there automatic keeps to
-// onesweep. Two host queries, no synchronisation (graph capture stays legal).
-constexpr int msd_local_shared_bytes = 110592;
+// radix_msd's local sort takes up to radix_msd::local_shared_max (127,040)
+// bytes of shared memory a block (8-byte keys with 8-byte values,
+// docs/install.md), more than sm_86, sm_89 and sm_120 let one block have
+// (101,376): there automatic keeps to onesweep. Two host queries, no
+// synchronisation (graph capture stays legal).
+constexpr int msd_local_shared_bytes = int(radix_msd::local_shared_max);
 bool msd_fits_device() {
   int device = 0, optin = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||

@@ -175,6 +175,7 @@ struct family {
     const unsigned sms = sm_count(ctx);
     auto local = local_kernel<T, K, P>;
     constexpr std::size_t local_shared = local_shared_bytes<T, U, P>();
+    static_assert(local_shared <= local_shared_max, "msd_plan.hpp's bound on the local sort's shared memory");
     allow_shared_memory(ctx, local, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
 
     if (p.n <= T::local_keys) {  // one local sort

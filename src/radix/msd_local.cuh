@@ -7,6 +7,10 @@
 //   sort   otherwise the run is loaded warp-striped (pads rank last), the
 //          digits in which its keys differ are found (an OR over the block
 //          of each key's ordered bits xor the first key's); then
+//   count  one counting sort by the top 12 of the bits that differ, and
+//          the keys sharing those bits ordered by comparison
+//          (msd_count.cuh), when no such group exceeds count_most keys;
+//          else
 //   split  two stable passes by the top two such digits, then the keys
 //          sharing that 16-bit prefix placed by counting (split_and_sort),
 //          when no such group can exceed 64 keys; else
@@ -18,6 +22,7 @@
 
 #include "radix/block_sort.cuh"
 #include "radix/digit.cuh"
+#include "radix/msd_count.cuh"
 #include "radix/msd_levels.cuh"
 
 #include <gpusort/detail/block/striped.cuh>
@@ -202,11 +207,16 @@ template <class C, class U, class P> struct split_values {
                                                                      : C::shared_bytes);
 };
 
-// The local kernel's shared memory: the larger of its two tiles' needs.
+// The local kernel's shared memory: the largest of its paths' needs (the
+// counting path, the split path, the LSD passes) for either tile.
 template <class T, class U, class P> constexpr std::size_t local_shared_bytes() {
-  const std::size_t full = split_values<typename T::local, U, P>::shared_bytes;
-  const std::size_t half = split_values<typename T::local_short, U, P>::shared_bytes;
-  return full > half ? full : half;
+  const std::size_t split = split_values<typename T::local, U, P>::shared_bytes;
+  const std::size_t split_short = split_values<typename T::local_short, U, P>::shared_bytes;
+  const std::size_t count = count_layout<typename T::local, U, P, T::count_bits>::shared_bytes;
+  const std::size_t count_short = count_layout<typename T::local_short, U, P, T::count_bits>::shared_bytes;
+  const std::size_t a = split > split_short ? split : split_short;
+  const std::size_t b = count > count_short ? count : count_short;
+  return a > b ? a : b;
 }
 
 // Sorts one run of at most C::tile keys with digits left (r.passes > 0)
@@ -240,6 +250,16 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
   for (int p = 0; p < r.passes; ++p)
     if (radix::digit_map<K>::of(ord, T::radix_bits, p).from_ordered(differ)) live |= 1u << p;
   U* kout = keys.out + r.begin;
+  // the counting path first (msd_count.cuh): ranks differ in rank_differ
+  const U rank_differ = U(U(differ >> ord.shift) & ord.mask);
+  if (rank_differ != 0) {
+    P* vout = pairs ? vals.out + r.begin : nullptr;
+    if (count_and_place<C, T::count_bits, K>(key, val, ord, rank_differ, valid, T::count_most, smem, kout,
+                                             [&](unsigned at, const P& v) {
+                                               if constexpr (pairs) vout[at] = v;
+                                             }))
+      return;
+  }
   if constexpr (SV::by_index) {
     P* parked = reinterpret_cast<P*>(reinterpret_cast<std::uint8_t*>(smem) + SV::values_at);
     P* vout = vals.out + r.begin;
@@ -276,7 +296,7 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
 }
 
 template <class T, class K, class P>
-__global__ void __launch_bounds__(T::local_threads)
+__global__ void __launch_bounds__(T::local_threads, T::local_min_blocks)
 local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> vals, work_list<run> runs,
              key_order<K> ord) {
   constexpr bool pairs = !is_no_value<P>;

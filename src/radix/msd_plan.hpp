@@ -29,6 +29,13 @@
 
 namespace gpusort::detail::radix_msd {
 
+// The most shared memory the local sort takes a block: 8-byte keys with
+// 8-byte values in the counting path's layout (msd_count.cuh: 6144 keys,
+// their 16-bit slots, 4096 counters, the parked values). Every
+// instantiation checks that it stays within it (msd.cuh); automatic runs
+// radix_msd only where a block may have it (device_api.cu).
+inline constexpr std::size_t local_shared_max = 127040;
+
 using radix_onesweep::slot_plan;
 
 // A range of keys in one buffer (radix_onesweep::slot_buffer) that the

@@ -26,6 +26,10 @@ template <class U, class P> struct tuning {
 
   static constexpr int element = int(sizeof(U)) + (is_no_value<P> ? 0 : int(sizeof(P)));
   static constexpr int local_threads = 512;
+  // Two blocks an SM (64 registers, a few bytes spilled) but for 8-byte
+  // values, whose local sort spills too much at 64 (u64 + u64 at 2^28:
+  // 17.4 ms at one block an SM, 20.7 at two).
+  static constexpr int local_min_blocks = !is_no_value<P> && sizeof(P) >= 8 ? 1 : 2;
   static constexpr int local_items = element <= 8 ? 12 : element <= 16 ? 12 : 6;
   using local = radix::block_sort_config<local_threads, local_items, radix_bits, U, P>;
   static constexpr std::size_t local_keys = std::size_t(local::tile);
@@ -40,18 +44,25 @@ template <class U, class P> struct tuning {
   // packed into runs of up to the tile, as before (2^30 pairs: ~64 each).
   using local_short = radix::block_sort_config<local_threads, local_items / 2, radix_bits, U, P>;
   static constexpr std::size_t alone_keys = std::size_t(local_short::tile) / 2;
+  // The counting path (msd_count.cuh): a prefix of count_bits bits, taken
+  // while no prefix holds more than count_most keys.
+  static constexpr int count_bits = 12;
+  static constexpr unsigned count_most = 32;
 
   // The plan's choice between the MSD levels and plain LSD passes (the
   // same pass kernel over one bucket, the whole array), from the first
-  // histogram, in units of one LSD pass over the keys (docs/perf/radix.md,
-  // H100 2026-11-25: a pass 1.95 ms, a level's histogram 0.4 ms and the
-  // local sort 8.5 ms for 2^28 u64 keys). LSD costs one unit a digit that
-  // varies; MSD one for its first level, msd_level for each later level
-  // times the share of keys still in buckets over a local sort, and
-  // msd_local for the local sort. LSD mode only for n <= lsd_max_keys
-  // (one bucket's look-back counts in 30 bits).
+  // histogram, in units of one LSD pass over the keys (docs/perf/radix.md).
+  // LSD costs one unit a digit that varies; MSD one for its first level,
+  // msd_level for each later level times the share of keys still in
+  // buckets over a local sort, and msd_local for the local sort. msd_local
+  // was 4 while the local sort took 8.5 ms for 2^28 u64 keys against 1.95
+  // for a pass (H100); with the counting path it takes 2.4 ms for 2^27
+  // against about 1.04, and of 4.0, 2.5 and 1.5 the last chose best (u32 +
+  // u32 pairs at 2^28: the levels, 8.86 ms, where the others took LSD mode,
+  // 10.4; no other row moved). LSD mode only for n <= lsd_max_keys (one
+  // bucket's look-back counts in 30 bits).
   static constexpr float msd_level = 1.2f;
-  static constexpr float msd_local = 4.0f;
+  static constexpr float msd_local = 1.5f;
   // Keys of one value (few unique keys, the heavy keys of a Zipf law) fill
   // buckets alone after a level or two, which are copied, not sorted on:
   // digits taken as independent do not show it, so the plan also sorts a
