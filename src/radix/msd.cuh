@@ -173,7 +173,12 @@ struct family {
     const value_buffers<P> vals{p.vals_in, p.vals_out, b.vals_alt};
     const work_list<run> runs = b.run_list();
     const unsigned sms = sm_count(ctx);
-    auto local = local_kernel<T, K, P>;
+    // integers: no NaN to fold; doubles: the instance without the NaN test
+    // for CUB's order (their spills: local_kernel); narrower floats spill
+    // little either way and keep one instance (build time)
+    auto local = local_kernel<T, K, P, key_traits<K>::is_float>;
+    if constexpr (key_traits<K>::is_float && sizeof(K) == 8)
+      if (!p.ord.nans_largest()) local = local_kernel<T, K, P, false>;
     constexpr std::size_t local_shared = local_shared_bytes<T, U, P>();
     static_assert(local_shared <= local_shared_max, "msd_plan.hpp's bound on the local sort's shared memory");
     allow_shared_memory(ctx, local, local_shared, "cudaFuncSetAttribute(radix msd local sort)");

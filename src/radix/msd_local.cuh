@@ -295,11 +295,23 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
   }
 }
 
-template <class T, class K, class P>
+// NanFold: false only for orders that rank NaNs by their bits (CUB's, and
+// every integer order). The kernel then sets the order's NaN fields to the
+// constants such an order holds, so the compiler drops the fold's NaN test
+// from every rank and digit it takes: the f64 instance at 64 registers
+// spills 96 bytes instead of 368 (f64 + u32: 664 instead of 800).
+template <class T, class K, class P, bool NanFold = false>
 __global__ void __launch_bounds__(T::local_threads, T::local_min_blocks)
 local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> vals, work_list<run> runs,
-             key_order<K> ord) {
+             key_order<K> given) {
   constexpr bool pairs = !is_no_value<P>;
+  key_order<K> ord = given;
+  if constexpr (!NanFold) {
+    using U = typename key_traits<K>::bits;
+    ord.nan_lo = 0;
+    ord.nan_span = U(~U(0));
+    ord.nan_pad = U(~U(0));
+  }
   extern __shared__ uint4 smem[];
   runs.for_each_block([&](std::size_t, const run& r) {
     if (r.passes == 0) {  // copy (keys and values can lie apart: in-place values of an out-of-place call)
