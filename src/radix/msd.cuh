@@ -129,6 +129,8 @@ template <class K, class P> struct buffers {
 // Resets the tile counter and the look-back words of the pass's listed tiles.
 template <int BINS>
 __global__ void __launch_bounds__(256) clear_lookback_kernel(segment_list l, unsigned* lookback, unsigned* tiles) {
+  wait_for_prior_grids();
+  allow_dependents();
   const std::size_t words = std::size_t(l.first_tile[l.bound]) * BINS;
   const std::size_t stride = std::size_t(gridDim.x) * 256;
   for (std::size_t w = std::size_t(blockIdx.x) * 256 + threadIdx.x; w < words; w += stride) lookback[w] = 0;
@@ -140,6 +142,8 @@ __global__ void __launch_bounds__(256) clear_lookback_kernel(segment_list l, uns
 template <int BINS>
 __global__ void __launch_bounds__(256) clear_portion_kernel(const slot_plan* slot, unsigned* lookback,
                                                             std::size_t tiles) {
+  wait_for_prior_grids();
+  allow_dependents();
   if (slot->mode != radix_onesweep::slot_sort) return;
   const std::size_t words = tiles * BINS;
   const std::size_t stride = std::size_t(gridDim.x) * 256;
@@ -173,6 +177,9 @@ struct family {
     const value_buffers<P> vals{p.vals_in, p.vals_out, b.vals_alt};
     const work_list<run> runs = b.run_list();
     const unsigned sms = sm_count(ctx);
+    // the levels' and LSD mode's kernels (about 80 a sort, most of them
+    // small) as programmatic dependent launches where the device takes them
+    const bool dependent = dependent_launches(ctx);
     // integers: no NaN to fold; doubles: the instance without the NaN test
     // for CUB's order (their spills: local_kernel); narrower floats spill
     // little either way and keep one instance (build time)
@@ -228,9 +235,9 @@ struct family {
       const unsigned wide = grid_for(tiles * T::bins, 256, std::size_t(sms) * 8);
       for (int slot = 0; slot <= b.levels; ++slot) {
         const int pass_of = slot < b.levels ? slot : b.levels - 1;  // the extra slot only copies
-        clear_portion_kernel<T::bins><<<wide, 256, 0, p.stream>>>(b.lsd_plan + slot, b.lookback, tiles);
-        ctx.check_launch("radix msd look-back clear");
-        lsd_pass(p, b, slot, pass_of, tiles);
+        launch_dependent(ctx, dependent, clear_portion_kernel<T::bins>, wide, 256, 0, p.stream,
+                         "launch of radix msd look-back clear", b.lsd_plan + slot, b.lookback, tiles);
+        lsd_pass(p, b, slot, pass_of, tiles, dependent);
       }
     }
 
@@ -243,32 +250,32 @@ struct family {
       const std::size_t tiles = p.n / T::pass::tile + at.list.bound + 1;
       const unsigned wide = grid_for(tiles, 1, std::size_t(sms) * 8);
       const unsigned warps = grid_for(at.list.bound, 8, std::size_t(sms) * 8);
-      segmented::plan_counted_list(ctx, b.listed() + j, at, T::pass::tile, p.stream);
-      clear_kernel<T::bins><<<grid_for(at.list.bound * 256, 256, std::size_t(sms) * 8), 256, 0, p.stream>>>(s, at.list, j);
-      ctx.check_launch("radix msd clear");
+      segmented::plan_counted_list(ctx, b.listed() + j, at, T::pass::tile, p.stream, dependent);
+      launch_dependent(ctx, dependent, clear_kernel<T::bins>, grid_for(at.list.bound * 256, 256, std::size_t(sms) * 8),
+                       256, 0, p.stream, "launch of radix msd clear", s, at.list, j);
       const auto digit = radix::digit_map<K>::of(p.ord, T::radix_bits, b.levels - 1 - j);
-      histogram_kernel<T, K><<<grid_for(tiles, 1, std::size_t(sms) * T::hist_blocks_per_sm), T::hist_threads, 0,
-                               p.stream>>>(keys, s, at.list, j, digit);
-      ctx.check_launch("radix msd histogram");
-      triage_kernel<K><<<warps, 256, 0, p.stream>>>(s, at.list, next.list, sorting.list, j, p.ord);
-      ctx.check_launch("radix msd triage");
-      segmented::plan_counted_list(ctx, b.live() + j, sorting, T::pass::tile, p.stream);
-      clear_lookback_kernel<T::bins><<<wide, 256, 0, p.stream>>>(sorting.list, b.lookback, b.tiles + j);
-      ctx.check_launch("radix msd look-back clear");
+      launch_dependent(ctx, dependent, histogram_kernel<T, K>,
+                       grid_for(tiles, 1, std::size_t(sms) * T::hist_blocks_per_sm), T::hist_threads, 0, p.stream,
+                       "launch of radix msd histogram", keys, s, at.list, j, digit);
+      launch_dependent(ctx, dependent, triage_kernel<K>, warps, 256, 0, p.stream, "launch of radix msd triage", s,
+                       at.list, next.list, sorting.list, j, p.ord);
+      segmented::plan_counted_list(ctx, b.live() + j, sorting, T::pass::tile, p.stream, dependent);
+      launch_dependent(ctx, dependent, clear_lookback_kernel<T::bins>, wide, 256, 0, p.stream,
+                       "launch of radix msd look-back clear", sorting.list, b.lookback, b.tiles + j);
       // one block a tile while the level's bucket bound is small next to
       // its tiles; else the resident grid taking tiles
       if (at.list.bound * 4 <= p.n / T::pass::tile)
-        pass<false>(p, b, sorting.list, b.plan, j, b.base, b.tiles + j, digit, tiles);
+        pass<false>(p, b, sorting.list, b.plan, j, b.base, b.tiles + j, digit, tiles, dependent);
       else
-        pass<true>(p, b, sorting.list, b.plan, j, b.base, b.tiles + j, digit, tiles);
-      file_kernel<T::bins><<<warps, 256, 0, p.stream>>>(s, sorting.list, next.list, j);
-      ctx.check_launch("radix msd file");
+        pass<true>(p, b, sorting.list, b.plan, j, b.base, b.tiles + j, digit, tiles, dependent);
+      launch_dependent(ctx, dependent, file_kernel<T::bins>, warps, 256, 0, p.stream, "launch of radix msd file", s,
+                       sorting.list, next.list, j);
     }
 
     // 3. local sorts and copies
     const unsigned grid = grid_for(b.bound.runs, 1, std::size_t(sms) * 4);
-    local<<<grid, T::local_threads, local_shared, p.stream>>>(keys, vals, runs, p.ord);
-    ctx.check_launch("radix msd local sort");
+    launch_dependent(ctx, dependent, local, grid, T::local_threads, local_shared, p.stream,
+                     "launch of radix msd local sort", keys, vals, runs, p.ord);
   }
 
   // A pass's arguments: onesweep's pass kernel over geometry geo, by
@@ -306,7 +313,7 @@ struct family {
   template <bool PERSISTENT, class K, class P>
   static void pass(const sort_problem<K, P>& p, const buffers<K, P>& b, const segment_list& l, const slot_plan* plan,
                    int slot, unsigned long long* base, unsigned* counter, const radix::digit_map<K>& digit,
-                   std::size_t tiles) {
+                   std::size_t tiles, bool dependent) {
     using U = typename key_traits<K>::bits;
     using T = tuning<U, P>;
     using Geo = segmented::segment_chains<PERSISTENT>;
@@ -316,9 +323,8 @@ struct family {
     allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix msd pass)");
     const unsigned grid =
         PERSISTENT ? grid_for(tiles, 1, std::size_t(sm_count(ctx)) * T::pass::min_blocks) : unsigned(tiles);
-    kernel<<<grid, T::pass::threads, shared_bytes, p.stream>>>(
-        args(p, b, plan, slot, Geo{l, base}, counter, digit, nullptr));
-    ctx.check_launch("radix msd pass");
+    launch_dependent(ctx, dependent, kernel, grid, T::pass::threads, shared_bytes, p.stream, "launch of radix msd pass",
+                     args(p, b, plan, slot, Geo{l, base}, counter, digit, nullptr));
   }
 
   // One of LSD mode's passes, by lsd_plan[slot]: onesweep's pass over the
@@ -326,7 +332,7 @@ struct family {
   // mode its few blocks read a skip and leave).
   template <class K, class P>
   static void lsd_pass(const sort_problem<K, P>& p, const buffers<K, P>& b, int slot, int pass_of,
-                       std::size_t tiles) {
+                       std::size_t tiles, bool dependent) {
     using U = typename key_traits<K>::bits;
     using T = tuning<U, P>;
     using Geo = radix_onesweep::persistent_portion;
@@ -339,10 +345,10 @@ struct family {
     whole.n = unsigned(p.n);
     whole.base = b.lsd_base + std::size_t(pass_of) * T::bins;
     const unsigned grid = grid_for(tiles, 1, std::size_t(sm_count(ctx)) * T::pass::min_blocks);
-    kernel<<<grid, T::pass::threads, shared_bytes, p.stream>>>(
-        args(p, b, b.lsd_plan, slot, whole, b.lsd_tiles + slot, radix::digit_map<K>::of(p.ord, T::radix_bits, pass_of),
-             b.hist2 ? &b.span->base : nullptr));
-    ctx.check_launch("radix msd LSD pass");
+    launch_dependent(ctx, dependent, kernel, grid, T::pass::threads, shared_bytes, p.stream,
+                     "launch of radix msd LSD pass",
+                     args(p, b, b.lsd_plan, slot, whole, b.lsd_tiles + slot,
+                          radix::digit_map<K>::of(p.ord, T::radix_bits, pass_of), b.hist2 ? &b.span->base : nullptr));
   }
 };
 

@@ -32,6 +32,7 @@
 
 #include <gpusort/detail/block/scan.cuh>
 #include <gpusort/detail/block/shared_bitonic.cuh>
+#include <gpusort/detail/core/launch.cuh>
 #include <gpusort/detail/core/work_queue.cuh>
 
 #include <cstddef>
@@ -312,6 +313,7 @@ template <class T, class K>
 __global__ void __launch_bounds__(T::hist_threads)
 histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, segment_list l, int level,
                  radix::digit_map<K> digit) {
+  wait_for_prior_grids();
   using U = typename key_traits<K>::bits;
   __shared__ unsigned counts[T::bins];
   __shared__ unsigned long long differ;
@@ -368,6 +370,8 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
 // (Kernels of no key type are templates on the digit count: a header's
 // plain kernels would be defined once per unit that includes it.)
 template <int BINS> __global__ void __launch_bounds__(256) clear_kernel(level_state s, segment_list l, int level) {
+  wait_for_prior_grids();
+  allow_dependents();
   const std::size_t listed = std::size_t(s.listed[level]);
   const std::size_t stride = std::size_t(gridDim.x) * 256;
   for (std::size_t w = std::size_t(blockIdx.x) * 256 + threadIdx.x; w < listed * BINS; w += stride) {
@@ -380,6 +384,8 @@ template <int BINS> __global__ void __launch_bounds__(256) clear_kernel(level_st
 template <class K>
 __global__ void __launch_bounds__(256)
 triage_kernel(level_state s, segment_list at, segment_list next, segment_list sorting, int level, key_order<K> ord) {
+  wait_for_prior_grids();
+  allow_dependents();
   using U = typename key_traits<K>::bits;
   const slot_plan pl = s.plan[level];
   const std::size_t listed = std::size_t(s.listed[level]);
@@ -438,6 +444,8 @@ template <int BINS>
 __global__ void __launch_bounds__(256)
 file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
   static_assert(BINS == 256, "file_children files 256 children");
+  wait_for_prior_grids();
+  allow_dependents();
   __shared__ std::size_t sizes[8][BINS];
   const slot_plan pl = s.plan[level];
   if (pl.mode != radix_onesweep::slot_sort) return;

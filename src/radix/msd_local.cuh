@@ -304,6 +304,7 @@ template <class T, class K, class P, bool NanFold = false>
 __global__ void __launch_bounds__(T::local_threads, T::local_min_blocks)
 local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> vals, work_list<run> runs,
              key_order<K> given) {
+  wait_for_prior_grids();
   constexpr bool pairs = !is_no_value<P>;
   key_order<K> ord = given;
   if constexpr (!NanFold) {

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <gpusort/detail/block/rank.cuh>
+#include <gpusort/detail/core/launch.cuh>
 #include <gpusort/detail/block/striped.cuh>
 #include "radix/digit.cuh"
 #include "radix/onesweep_plan.hpp"
@@ -266,6 +267,7 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
 // their bits).
 template <class T, class K, class P, class Geo = portion_tiles, bool NanFold = true>
 __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kernel(const pass_args<K, P, Geo> a) {
+  wait_for_prior_grids();  // radix_msd launches it as a dependent launch
   using U = typename key_traits<K>::bits;
   using shared = pass_shared<T, U, P>;
   constexpr bool pairs = !is_no_value<P>;

@@ -231,6 +231,8 @@ constexpr std::size_t list_block_bound = std::size_t(1) << 16;  // entries (boun
 template <class Entries>
 __global__ void __launch_bounds__(list_block_threads)
 list_block_kernel(Entries e, segment_list l, std::size_t run, std::size_t tile) {
+  wait_for_prior_grids();  // radix_msd launches it as a dependent launch
+  allow_dependents();
   constexpr unsigned warps = list_block_threads / 32;
   __shared__ unsigned long long sums[warps];
   __shared__ unsigned long long longest_of[warps];
@@ -437,13 +439,12 @@ void plan_list(const call_context& ctx, const offsets& off, const bins& b, int c
 }
 
 void plan_counted_list(const call_context& ctx, const unsigned long long* count, const list_scratch& l,
-                       std::size_t tile, cudaStream_t stream) {
+                       std::size_t tile, cudaStream_t stream, bool dependent) {
   const std::size_t bound = l.list.bound;
   // a counted list's runs are its tiles (take_list with run == tile)
-  if (bound + 1 <= list_block_bound) {
-    list_block_kernel<<<1, list_block_threads, 0, stream>>>(counted_entries{count}, l.list, tile, tile);
-    return ctx.check_launch("list tiles");
-  }
+  if (bound + 1 <= list_block_bound)
+    return launch_dependent(ctx, dependent, list_block_kernel<counted_entries>, 1, list_block_threads, 0, stream,
+                            "launch of list tiles", counted_entries{count}, l.list, tile, tile);
   counted_sizes_kernel<<<grid_for(bound + 1, 256, 4096), 256, 0, stream>>>(count, l.list, l.tile_counts, tile);
   ctx.check_launch("list sizes");
   std::size_t bytes = l.scan_bytes;

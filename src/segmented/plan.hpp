@@ -42,9 +42,11 @@ void plan_list(const call_context& ctx, const offsets& off, const bins& b, int c
 // The same lists for a list whose entries [0, *count) the caller wrote
 // (begin and size; radix_msd's buckets), runs being tiles: entries past
 // the count are emptied, and the tiles listed. l.list.bound may be below
-// the bound l was taken for.
+// the bound l was taken for. `dependent`: the one-block list kernel (a
+// bound of at most 2^16 entries) as a programmatic dependent launch
+// (launch.cuh; radix_msd's chain of level kernels).
 void plan_counted_list(const call_context& ctx, const unsigned long long* count, const list_scratch& l,
-                       std::size_t tile, cudaStream_t stream);
+                       std::size_t tile, cudaStream_t stream, bool dependent = false);
 
 // The large class's onesweep bases: for every pass p and listed segment q,
 // base[p][q][digit] = the segment's first key + the exclusive scan of

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <utility>
 
 namespace gpusort::detail {
 
@@ -25,6 +26,54 @@ inline unsigned grid_for(std::size_t work, std::size_t per_block, std::size_t ca
   std::size_t blocks = (work + per_block - 1) / per_block;
   if (blocks == 0) blocks = 1;
   return unsigned(blocks < cap ? blocks : cap);
+}
+
+// Programmatic dependent launch (compute capability 9.0 and later): a
+// kernel launched by launch_dependent may be scheduled while the stream's
+// previous kernel is still finishing, so its launch latency hides behind
+// that kernel's last blocks instead of following them. Such a kernel calls
+// wait_for_prior_grids() before anything else: it returns once the previous
+// grid has completed and its writes are visible, so the kernel means what a
+// plain launch means (and on a plain launch it returns at once). A kernel
+// calls allow_dependents() where the next kernel may be scheduled: at its
+// start for the small kernels, whose blocks all fit at once. For chains of
+// many small kernels: radix_msd launches about 80 a sort.
+__device__ __forceinline__ void wait_for_prior_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void allow_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// Whether the current device takes programmatic dependent launches.
+inline bool dependent_launches(const call_context& ctx) {
+  int dev = 0, major = 0;
+  ctx.check(cudaGetDevice(&dev), "cudaGetDevice");
+  ctx.check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "cudaDeviceGetAttribute");
+  return major >= 9;
+}
+
+// kernel<<<grid, block, smem, s>>>(args...), as a programmatic dependent
+// launch where `dependent` (dependent_launches()): the kernel must begin
+// with wait_for_prior_grids().
+template <class... Params, class... Args>
+void launch_dependent(const call_context& ctx, bool dependent, void (*kernel)(Params...), unsigned grid,
+                      unsigned block, std::size_t smem, cudaStream_t s, const char* what, Args&&... args) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(block);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = s;
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = dependent ? 1 : 0;
+  ctx.check(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...), what);
 }
 
 // Multiprocessors of the current device.
