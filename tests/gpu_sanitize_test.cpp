@@ -4,8 +4,8 @@
 // (and onesweep's small, fused and full paths), keys and pairs, both orders;
 // U32Deep reaches sample sort's refinement levels and several quicksort
 // levels, U64Msd radix_msd's MSD levels (one, then two, before the local
-// sort) and its LSD mode, U64MsdWideValues its local sort with 8-byte
-// values; a partial bit range takes the (rank, index) path of comparison
+// sort) and its LSD mode, F64MsdPlan its plan on skewed top digits,
+// U64MsdWideValues its local sort with 8-byte values; a partial bit range takes the (rank, index) path of comparison
 // sorts. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
 // (the sanitizers are slow: check what a change touched).
 #include "gpu_suite.hpp"
@@ -87,6 +87,13 @@ TEST_F(GpuSanitize, U64Msd) {
     GPUSORT_CASE(smoke<std::uint64_t>(gpusort::algorithm::radix_msd, {300007}, gpusort::harness::dist::bits20));
     GPUSORT_CASE(smoke<std::int64_t>(gpusort::algorithm::radix_msd, {300007}, gpusort::harness::dist::small_signed));
   }
+}
+
+// Normal doubles: the plan's third-level share (its sort of the third
+// digit's shares and their suffix sums) and the levels on skewed top digits.
+TEST_F(GpuSanitize, F64MsdPlan) {
+  if (selected(gpusort::algorithm::radix_msd))
+    GPUSORT_CASE(smoke<double>(gpusort::algorithm::radix_msd, {1200007}, gpusort::harness::dist::normal));
 }
 
 // 8-byte values: the local sort's split path carries slot indices and parks

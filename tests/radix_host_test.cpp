@@ -375,6 +375,37 @@ TEST(RadixMsdPlan, CostCountsLevelsLocalSortAndCopies) {
   }
 }
 
+// share_over: the shares above a threshold, by binary search over sorted
+// shares and their suffix sums; big_shares: F1, F2, F3 as measured, then the
+// ratio F3 / F2 (or F2 / F1 where fewer than three levels sort).
+TEST(RadixMsdPlan, SharesOverAThreshold) {
+  const float sorted[4] = {0.1f, 0.2f, 0.3f, 0.4f};
+  const float tail[5] = {1.0f, 0.9f, 0.7f, 0.4f, 0.0f};
+  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.0f), 1.0f);
+  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.1f), 0.9f);  // strictly over
+  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.25f), 0.7f);
+  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.4f), 0.0f);
+  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 2.0f), 0.0f);
+
+  float big[9] = {};
+  md::big_shares(1.0f, 0.995f, 0.0f, 8, big);  // normal doubles: three levels, then none
+  EXPECT_FLOAT_EQ(big[1], 1.0f);
+  EXPECT_FLOAT_EQ(big[2], 0.995f);
+  for (int k = 3; k <= 8; ++k) EXPECT_EQ(big[k], 0.0f);
+  md::big_shares(1.0f, 1.0f, 0.5f, 8, big);
+  EXPECT_FLOAT_EQ(big[3], 0.5f);
+  EXPECT_FLOAT_EQ(big[4], 0.25f);
+  EXPECT_FLOAT_EQ(big[5], 0.125f);
+  EXPECT_FLOAT_EQ(big[8], 1.0f / 64);
+  md::big_shares(1.0f, 1.0f, 0.01f, 8, big);
+  EXPECT_FLOAT_EQ(big[3], 0.01f);
+  EXPECT_EQ(big[4], 0.0f);  // 1e-4: under 1e-3 counts as none
+  float two[3] = {};
+  md::big_shares(1.0f, 0.5f, 0.0f, 2, two);  // two sorting levels: F3 unused
+  EXPECT_FLOAT_EQ(two[1], 1.0f);
+  EXPECT_FLOAT_EQ(two[2], 0.5f);
+}
+
 // Few values from a sample: every value seen twice or more gives the count
 // itself; singletons need doubletons (Chao's bound); values too many to
 // fill a local sort each, or no value seen twice, give 0.

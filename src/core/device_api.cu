@@ -26,12 +26,11 @@ template <class K> constexpr bool is_built(algorithm a) {
 }
 
 // What `automatic` runs: the fastest family measured (bench/results/,
-// docs/perf/radix.md): the MSD hybrid for 8-byte integer keys from
-// msd_min_keys keys on (fewer passes over wide keys), onesweep otherwise.
-// Doubles take onesweep: their ordered bits start with a few skewed sign
-// and exponent digits, where the MSD plan picks its LSD mode, which ran
-// 4 to 27% slower than onesweep's passes (2^27 f64 normal, unit, few
-// unique, keys and pairs, NVIDIA H100).
+// docs/perf/radix.md): the MSD hybrid for 8-byte keys (integers and
+// doubles) from msd_min_keys keys on (fewer passes over wide keys),
+// onesweep otherwise. Doubles took onesweep while the MSD plan sent their
+// skewed sign and exponent digits to its LSD mode; with the counting local
+// sort and the plan's third-level share the levels win on them too.
 constexpr std::size_t msd_min_keys = std::size_t(1) << 22;
 // radix_msd's local sort takes up to radix_msd::local_shared_max (127,040)
 // bytes of shared memory a block (8-byte keys with 8-byte values,
@@ -50,7 +49,7 @@ bool msd_fits_device() {
 }
 template <class K> algorithm resolve(algorithm a, std::size_t n) {
   if (a != algorithm::automatic) return a;
-  if (sizeof(K) == 8 && !key_traits<K>::is_float && n >= msd_min_keys && is_built<K>(algorithm::radix_msd) &&
+  if (sizeof(K) == 8 && n >= msd_min_keys && is_built<K>(algorithm::radix_msd) &&
       msd_fits_device())
     return algorithm::radix_msd;
   return algorithm::radix_onesweep;

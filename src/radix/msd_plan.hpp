@@ -137,6 +137,35 @@ GPUSORT_HD float msd_cost(const float* big, const float* alone, int m, msd_costs
   return cost + c.copy * copied + c.local * (1.0f - copied);
 }
 
+// The share of a bucket's keys that a digit leaves in children over a
+// threshold share t of it: the sum of the digit's shares p over t.
+// `sorted`: the digit's shares, ascending; `tail[i]`: the sum of sorted[i..]
+// (tail[bins] = 0). A binary search: the plan asks it once a digit pair.
+GPUSORT_HD float share_over(const float* sorted, const float* tail, int bins, float t) {
+  int lo = 0, hi = bins;  // the first index with sorted[i] > t
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (sorted[mid] > t) hi = mid;
+    else lo = mid + 1;
+  }
+  return tail[lo];
+}
+
+// big[k], k = 1 .. m: the share of keys in buckets over a local sort after
+// k sorting levels, from the shares measured (treating digits as
+// independent) after one, two and three levels; later levels continue the
+// last ratio (F3 / F2, or F2 / F1 where m < 3). Shares under 1e-3 count as 0.
+GPUSORT_HD void big_shares(float F1, float F2, float F3, int m, float* big) {
+  const float known[4] = {0.0f, F1, F2, F3};
+  const int measured = m < 3 ? m : 3;
+  const float ratio = measured >= 3 ? (F2 > 0 ? F3 / F2 : 0.0f) : (F1 > 0 ? F2 / F1 : 0.0f);
+  float share = 0.0f;
+  for (int k = 1; k <= m; ++k) {
+    share = k <= measured ? known[k] : share * ratio;
+    big[k] = share > 1e-3f ? share : 0.0f;
+  }
+}
+
 // The sorting levels after which every bucket holds one value, from a
 // sorted sample with `distinct` values, f1 of them seen once and f2 twice,
 // where the keys hold few enough values that one fills more than a local
