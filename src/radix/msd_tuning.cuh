@@ -61,8 +61,19 @@ template <class U, class P> struct tuning {
   // u32 pairs at 2^28: the levels, 8.86 ms, where the others took LSD mode,
   // 10.4; no other row moved). LSD mode only for n <= lsd_max_keys (one
   // bucket's look-back counts in 30 bits).
-  static constexpr float msd_level = 1.2f;
-  static constexpr float msd_local = 1.5f;
+  // With the third level's share in the plan (msd_levels.cuh), 8-byte keys
+  // without values took the levels where they lose: unit doubles 8.58 ->
+  // 9.33 ms, integers in doubles 8.37 -> 9.57, i64 timestamps 6.58 -> 7.25
+  // (2^27, H100), while normal doubles gain a little (8.57 -> 8.29) and
+  // every pairs row gains (f64 normal + u32 13.13 -> 10.09). Their levels
+  // cost more than those of pairs: the local sort of normal doubles' runs
+  // took 3.56 ms, 3.3 LSD passes of theirs. So keys of 8 bytes alone count
+  // 1.6 a level and 2.2 for the local sort, which keeps the three above in
+  // LSD mode and normal doubles (cost 6.5 against 8) and uniform keys (4.8)
+  // in the levels.
+  static constexpr bool wide_keys_alone = sizeof(U) == 8 && is_no_value<P>;
+  static constexpr float msd_level = wide_keys_alone ? 1.6f : 1.2f;
+  static constexpr float msd_local = wide_keys_alone ? 2.2f : 1.5f;
   // Keys of one value (few unique keys, the heavy keys of a Zipf law) fill
   // buckets alone after a level or two, which are copied, not sorted on:
   // digits taken as independent do not show it, so the plan also sorts a
