@@ -33,8 +33,13 @@ template <class K> constexpr bool is_built(algorithm a) {
 // sort and the plan's third-level share, radix_msd beats onesweep on them
 // (2^27, H100: f64 uniform 6.13 against 8.33 ms, normal + u32 10.13
 // against 12.63) but where its plan still picks LSD mode (unit doubles:
-// 8.71 against 8.22, its empty levels' launches).
+// 8.71 against 8.22, its empty levels' launches). That was measured at
+// 2^27 only, so doubles take radix_msd in [2^27, 2^28] alone: below, LSD
+// mode's fixed launches weigh more against a shorter sort; above 2^28
+// radix_msd has no LSD mode (tuning::lsd_max_keys), and its levels lost 9%
+// to onesweep on unit doubles at 2^27 (9.33 against 8.58 ms).
 constexpr std::size_t msd_min_keys = std::size_t(1) << 22;
+constexpr std::size_t msd_min_doubles = std::size_t(1) << 27, msd_max_doubles = std::size_t(1) << 28;
 // radix_msd's local sort takes up to radix_msd::local_shared_max (127,040)
 // bytes of shared memory a block (8-byte keys with 8-byte values,
 // docs/install.md), more than sm_86, sm_89 and sm_120 let one block have
@@ -52,8 +57,8 @@ bool msd_fits_device() {
 }
 template <class K> algorithm resolve(algorithm a, std::size_t n) {
   if (a != algorithm::automatic) return a;
-  if (sizeof(K) == 8 && n >= msd_min_keys && is_built<K>(algorithm::radix_msd) &&
-      msd_fits_device())
+  const bool in_range = key_traits<K>::is_float ? n >= msd_min_doubles && n <= msd_max_doubles : n >= msd_min_keys;
+  if (sizeof(K) == 8 && in_range && is_built<K>(algorithm::radix_msd) && msd_fits_device())
     return algorithm::radix_msd;
   return algorithm::radix_onesweep;
 }
