@@ -26,9 +26,9 @@ template <class K> constexpr bool is_built(algorithm a) {
 }
 
 // What `automatic` runs: the fastest family measured (bench/results/,
-// docs/perf/radix.md): the MSD hybrid for 8-byte keys (integers and
-// doubles) from msd_min_keys keys on (fewer passes over wide keys),
-// onesweep otherwise. Doubles took onesweep while the MSD plan sent their
+// docs/perf/radix.md): the MSD hybrid for 8-byte integer keys from
+// msd_min_keys keys on (fewer passes over wide keys) and for doubles from
+// msd_min_doubles to msd_max_doubles keys, onesweep otherwise. Doubles took onesweep while the MSD plan sent their
 // skewed sign and exponent digits to its LSD mode. With the counting local
 // sort and the plan's third-level share, radix_msd beats onesweep on them
 // (2^27, H100: f64 uniform 6.13 against 8.33 ms, normal + u32 10.13
