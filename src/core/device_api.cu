@@ -26,18 +26,18 @@ template <class K> constexpr bool is_built(algorithm a) {
 }
 
 // What `automatic` runs: the fastest family measured (bench/results/,
-// docs/perf/radix.md): the MSD hybrid for 8-byte integer keys from
-// msd_min_keys keys on (fewer passes over wide keys) and for doubles from
-// msd_min_doubles to msd_max_doubles keys, onesweep otherwise. Doubles took onesweep while the MSD plan sent their
-// skewed sign and exponent digits to its LSD mode. With the counting local
-// sort and the plan's third-level share, radix_msd beats onesweep on them
-// (2^27, H100: f64 uniform 6.13 against 8.33 ms, normal + u32 10.13
-// against 12.63) but where its plan still picks LSD mode (unit doubles:
-// 8.71 against 8.22, its empty levels' launches). That was measured at
-// 2^27 only, so doubles take radix_msd in [2^27, 2^28] alone: below, LSD
-// mode's fixed launches weigh more against a shorter sort; above 2^28
-// radix_msd has no LSD mode (tuning::lsd_max_keys), and its levels lost 9%
-// to onesweep on unit doubles at 2^27 (9.33 against 8.58 ms).
+// docs/perf/radix.md): the MSD hybrid for 8-byte integer keys from msd_min_keys
+// keys on (fewer passes over wide keys) and for doubles from msd_min_doubles to
+// msd_max_doubles keys, onesweep otherwise. Doubles took onesweep while the MSD
+// plan sent their skewed sign and exponent digits to its LSD mode. With the
+// counting local sort and the plan's third-level share, radix_msd beats
+// onesweep on them (2^27, H100: f64 uniform 6.13 against 8.33 ms, normal + u32
+// 10.13 against 12.63) but where its plan still picks LSD mode (unit doubles:
+// 8.71 against 8.22, its empty levels' launches). That was measured at 2^27
+// only, so doubles take radix_msd in [2^27, 2^28] alone: below, LSD mode's
+// fixed launches weigh more against a shorter sort; above 2^28 radix_msd has no
+// LSD mode (tuning::lsd_max_keys), and its levels lost 9% to onesweep on unit
+// doubles at 2^27 (9.33 against 8.58 ms).
 constexpr std::size_t msd_min_keys = std::size_t(1) << 22;
 constexpr std::size_t msd_min_doubles = std::size_t(1) << 27, msd_max_doubles = std::size_t(1) << 28;
 // radix_msd's local sort takes up to radix_msd::local_shared_max (127,040)
