@@ -153,7 +153,9 @@ __device__ __forceinline__ std::size_t list_entry(const offsets& off, const bins
 // Where a list's entries come from: count() is how many are listed on the
 // device; size(l, q, count) is entry q's size, after writing it (binned: one
 // size class of the bins) or as the caller wrote it (counted: radix_msd's
-// buckets, the first *listed entries), the entries past the count emptied.
+// buckets, the first *listed entries). Past the count, binned lists are
+// emptied up to the bound; counted lists (totals_only) only within the
+// count's last chunk, then the totals are written alone.
 struct binned_entries {
   static constexpr bool totals_only = false;  // the segmented sort's classes read every entry
   offsets off;

@@ -40,8 +40,9 @@ void plan_list(const call_context& ctx, const offsets& off, const bins& b, int c
                std::size_t run, std::size_t tile, cudaStream_t stream);
 
 // The same lists for a list whose entries [0, *count) the caller wrote
-// (begin and size; radix_msd's buckets), runs being tiles: entries past
-// the count are emptied, and the tiles listed. l.list.bound may be below
+// (begin and size; radix_msd's buckets), runs being tiles: the tiles are
+// listed and the totals (first_tile[bound]) written; entries past the count
+// are not all emptied, so readers stop at the count. l.list.bound may be below
 // the bound l was taken for. `dependent`: the one-block list kernel (a
 // bound of at most 2^16 entries) as a programmatic dependent launch
 // (launch.cuh; radix_msd's chain of level kernels).
