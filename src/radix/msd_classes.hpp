@@ -1,0 +1,120 @@
+// radix_msd's first level for doubles, planned on the host side of the
+// plan (plain C++, tests/radix_host_test.cpp checks it exhaustively).
+//
+// The ordered bits of a double begin with 12 bits of sign and exponent (its
+// class), which take few values with very uneven counts: for N(0, 1) about
+// 66 classes, the largest 15% of the keys. On the fixed 8-bit grid those
+// bits spread thinly over two digits, so the MSD levels need three passes
+// where keys of random bits need two. An equal-mass first level fixes that
+// without giving every bucket its own digit positions:
+//
+//   codes   each occupied class e of m_e keys gets 2^b_e consecutive codes,
+//           b_e = floor(log2(1 + (256 - k) m_e / n)) for k occupied classes
+//           (at most 256 codes in all), then the codes left, a doubling at
+//           a time, to the class with the most keys a code; code base_e +
+//           the top b_e mantissa bits, in class order: monotone
+//   rest    the other 52 - b_e mantissa bits, moved up to just below the
+//           code, so that every bucket's next digit is bits 48 to 55:
+//             c = code << 56 | (mantissa mod 2^(52 - b_e)) << (4 + b_e)
+//
+// c is an increasing injection of the ordered bits over the occupied
+// classes: equal codes mean one class and the same top mantissa bits, and
+// the rest then compares as it lies. So the levels sort by c on the fixed
+// grid: level 0 by the code (buckets of about n / 256 keys), levels 1 and 2
+// by bits 48 to 55 and 40 to 47, then the local sort. An ordered pad (all
+// ones) maps above every key. Unoccupied classes map to the next occupied
+// class's first code (never asked of a key; pads excepted).
+// Not yet used by the kernels: the plan kernel would take the class counts
+// from the first histogram (a 4096-bin count of the top 12 bits) and make
+// the codes block-parallel, against make_class_codes as the reference.
+#pragma once
+
+#include <gpusort/detail/key_traits.hpp>
+
+#include <cstdint>
+
+namespace gpusort::detail::radix_msd {
+
+struct class_codes {
+  static constexpr int class_bits = 12;
+  static constexpr int classes = 1 << class_bits;
+  static constexpr int mantissa_bits = 64 - class_bits;
+  static constexpr int code_bits = 8;
+  static constexpr int codes = 1 << code_bits;
+  // entry: base code << 4 | b (b <= 8)
+  static constexpr unsigned b_mask = 15;
+};
+
+// The codes of the classes counted in count[classes] (keys of each top-12-
+// bit value of the ordered bits), into entry[classes]. False where more
+// than 256 classes are occupied (the map cannot give each its own code) or
+// none is.
+GPUSORT_HD bool make_class_codes(const unsigned long long* count, std::uint16_t* entry) {
+  using C = class_codes;
+  unsigned long long n = 0;
+  int occupied = 0;
+  for (int e = 0; e < C::classes; ++e) {
+    n += count[e];
+    occupied += count[e] != 0;
+  }
+  if (occupied == 0 || occupied > C::codes) return false;
+  const double spare = double(C::codes - occupied);
+  unsigned total = 0;
+  for (int e = 0; e < C::classes; ++e) {
+    unsigned b = 0;
+    if (count[e] != 0) {
+      const double want = 1.0 + spare * double(count[e]) / double(n);  // about 256 over all
+      while (b < unsigned(C::code_bits) && double(2u << b) <= want) ++b;
+      total += 1u << b;
+    }
+    entry[e] = std::uint16_t(b);
+  }
+  // rounding may overshoot by a code or two: the widest classes give back
+  while (total > unsigned(C::codes)) {
+    int widest = 0;
+    for (int e = 1; e < C::classes; ++e)
+      if ((entry[e] & C::b_mask) > (entry[widest] & C::b_mask)) widest = e;
+    total -= 1u << (entry[widest] & C::b_mask) >> 1;
+    entry[widest] = std::uint16_t((entry[widest] & C::b_mask) - 1);
+  }
+  // the codes left go, one doubling at a time, to the class whose codes
+  // hold the most keys each, while its doubling fits
+  for (;;) {
+    int best = -1;
+    double most = 0.0;
+    for (int e = 0; e < C::classes; ++e) {
+      const unsigned b = entry[e] & C::b_mask;
+      if (count[e] == 0 || b >= unsigned(C::code_bits) || total + (1u << b) > unsigned(C::codes)) continue;
+      const double each = double(count[e]) / double(1u << b);
+      if (each > most) {
+        most = each;
+        best = e;
+      }
+    }
+    if (best < 0) break;
+    total += 1u << (entry[best] & C::b_mask);
+    entry[best] = std::uint16_t((entry[best] & C::b_mask) + 1);
+  }
+  unsigned base = 0;
+  for (int e = 0; e < C::classes; ++e) {
+    const unsigned b = entry[e] & C::b_mask;
+    entry[e] = std::uint16_t((base < unsigned(C::codes) ? base : unsigned(C::codes - 1)) << 4 | b);
+    if (count[e] != 0) base += 1u << b;
+  }
+  // pads (ordered all ones, class 4095) rank above every key
+  if (count[C::classes - 1] == 0) entry[C::classes - 1] = std::uint16_t((C::codes - 1) << 4);
+  return true;
+}
+
+// c of the ordered bits o (see the header).
+GPUSORT_HD std::uint64_t class_key(std::uint64_t o, const std::uint16_t* entry) {
+  using C = class_codes;
+  const unsigned e = unsigned(o >> C::mantissa_bits);
+  const unsigned ent = entry[e], b = ent & C::b_mask;
+  const std::uint64_t mantissa = o & ((std::uint64_t(1) << C::mantissa_bits) - 1);
+  const std::uint64_t code = std::uint64_t(ent >> 4) + (mantissa >> (C::mantissa_bits - b));
+  const std::uint64_t rest = mantissa & ((std::uint64_t(1) << (C::mantissa_bits - b)) - 1);
+  return code << 56 | rest << (4 + b);
+}
+
+}  // namespace gpusort::detail::radix_msd
