@@ -9,10 +9,9 @@
 // without giving every bucket its own digit positions:
 //
 //   codes   each occupied class e of m_e keys gets 2^b_e consecutive codes,
-//           b_e = floor(log2(1 + (256 - k) m_e / n)) for k occupied classes
-//           (at most 256 codes in all), then the codes left, a doubling at
-//           a time, to the class with the most keys a code; code base_e +
-//           the top b_e mantissa bits, in class order: monotone
+//           the fewest that hold at most t keys each, for the smallest t
+//           that keeps the codes at 256 or fewer (water-filling); code
+//           base_e + the top b_e mantissa bits, in class order: monotone
 //   rest    the other 52 - b_e mantissa bits, moved up to just below the
 //           code, so that every bucket's next digit is bits 48 to 55:
 //             c = code << 56 | (mantissa mod 2^(52 - b_e)) << (4 + b_e)
@@ -24,9 +23,9 @@
 // by bits 48 to 55 and 40 to 47, then the local sort. An ordered pad (all
 // ones) maps above every key. Unoccupied classes map to the next occupied
 // class's first code (never asked of a key; pads excepted).
-// Not yet used by the kernels: the plan kernel would take the class counts
-// from the first histogram (a 4096-bin count of the top 12 bits) and make
-// the codes block-parallel, against make_class_codes as the reference.
+// Not yet used by the kernels: the plan would take the class counts from a
+// 4096-bin count of the top 12 bits and make the codes block-parallel (the
+// bisection's sums over a block), make_class_codes being the reference.
 #pragma once
 
 #include <gpusort/detail/key_traits.hpp>
@@ -49,6 +48,21 @@ struct class_codes {
 // bit value of the ordered bits), into entry[classes]. False where more
 // than 256 classes are occupied (the map cannot give each its own code) or
 // none is.
+// Codes for a class of `count` keys at threshold t: the fewest (a power of
+// two, at most 256) that hold at most t keys each.
+GPUSORT_HD unsigned class_code_bits(unsigned long long count, unsigned long long t) {
+  unsigned b = 0;  // ceil(count / 2^b) > t: without overflow
+  while (b < unsigned(class_codes::code_bits) && (count >> b) + ((count & ((1ull << b) - 1)) != 0) > t) ++b;
+  return b;
+}
+
+// The codes of the classes counted in count[classes] (keys of each top-12-
+// bit value of the ordered bits), into entry[classes]. False where more
+// than 256 classes are occupied (the map cannot give each its own code) or
+// none is. Water-filling: the smallest threshold t (keys a code) whose
+// codes, class_code_bits(count, t) a class, number at most 256, found by
+// bisection over integers (the codes only grow as t falls); a block of
+// threads takes the same steps with its sums over the classes.
 GPUSORT_HD bool make_class_codes(const unsigned long long* count, std::uint16_t* entry) {
   using C = class_codes;
   unsigned long long n = 0;
@@ -58,46 +72,21 @@ GPUSORT_HD bool make_class_codes(const unsigned long long* count, std::uint16_t*
     occupied += count[e] != 0;
   }
   if (occupied == 0 || occupied > C::codes) return false;
-  const double spare = double(C::codes - occupied);
-  unsigned total = 0;
-  for (int e = 0; e < C::classes; ++e) {
-    unsigned b = 0;
-    if (count[e] != 0) {
-      const double want = 1.0 + spare * double(count[e]) / double(n);  // about 256 over all
-      while (b < unsigned(C::code_bits) && double(2u << b) <= want) ++b;
-      total += 1u << b;
-    }
-    entry[e] = std::uint16_t(b);
-  }
-  // rounding may overshoot by a code or two: the widest classes give back
-  while (total > unsigned(C::codes)) {
-    int widest = 0;
-    for (int e = 1; e < C::classes; ++e)
-      if ((entry[e] & C::b_mask) > (entry[widest] & C::b_mask)) widest = e;
-    total -= 1u << (entry[widest] & C::b_mask) >> 1;
-    entry[widest] = std::uint16_t((entry[widest] & C::b_mask) - 1);
-  }
-  // the codes left go, one doubling at a time, to the class whose codes
-  // hold the most keys each, while its doubling fits
-  for (;;) {
-    int best = -1;
-    double most = 0.0;
-    for (int e = 0; e < C::classes; ++e) {
-      const unsigned b = entry[e] & C::b_mask;
-      if (count[e] == 0 || b >= unsigned(C::code_bits) || total + (1u << b) > unsigned(C::codes)) continue;
-      const double each = double(count[e]) / double(1u << b);
-      if (each > most) {
-        most = each;
-        best = e;
-      }
-    }
-    if (best < 0) break;
-    total += 1u << (entry[best] & C::b_mask);
-    entry[best] = std::uint16_t((entry[best] & C::b_mask) + 1);
+  auto codes_at = [&](unsigned long long t) {
+    unsigned total = 0;
+    for (int e = 0; e < C::classes; ++e)
+      if (count[e] != 0) total += 1u << class_code_bits(count[e], t);
+    return total;
+  };
+  unsigned long long lo = 0, hi = n;  // codes_at(hi) = occupied <= 256; t = lo fails or is 0
+  while (hi - lo > 1) {
+    const unsigned long long mid = lo + (hi - lo) / 2;
+    if (codes_at(mid) <= unsigned(C::codes)) hi = mid;
+    else lo = mid;
   }
   unsigned base = 0;
   for (int e = 0; e < C::classes; ++e) {
-    const unsigned b = entry[e] & C::b_mask;
+    const unsigned b = count[e] != 0 ? class_code_bits(count[e], hi) : 0;
     entry[e] = std::uint16_t((base < unsigned(C::codes) ? base : unsigned(C::codes - 1)) << 4 | b);
     if (count[e] != 0) base += 1u << b;
   }
