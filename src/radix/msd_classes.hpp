@@ -21,11 +21,11 @@
 // the rest then compares as it lies. So the levels sort by c on the fixed
 // grid: level 0 by the code (buckets of about n / 256 keys), levels 1 and 2
 // by bits 48 to 55 and 40 to 47, then the local sort. An ordered pad (all
-// ones) maps above every key. Unoccupied classes map to the next occupied
+// ones) maps to all ones, above every key in every digit. Unoccupied classes map to the next occupied
 // class's first code (never asked of a key; pads excepted).
-// Not yet used by the kernels: the plan would take the class counts from a
-// 4096-bin count of the top 12 bits and make the codes block-parallel (the
-// bisection's sums over a block), make_class_codes being the reference.
+// The kernels (msd_classes.cuh) count the classes, make the codes in one
+// block with the same bisection (its sums over the block), and map keys
+// with class_key; make_class_codes is their reference.
 #pragma once
 
 #include <gpusort/detail/key_traits.hpp>
@@ -98,6 +98,10 @@ GPUSORT_HD bool make_class_codes(const unsigned long long* count, std::uint16_t*
 // c of the ordered bits o (see the header).
 GPUSORT_HD std::uint64_t class_key(std::uint64_t o, const std::uint16_t* entry) {
   using C = class_codes;
+  // all ones (a pad, or the one key of that pattern) stays all ones: a pad
+  // must take the largest value of every digit (a pass ranks pads last), and
+  // every other key's c ends in 4 zero bits, so nothing else reaches it
+  if (o == ~std::uint64_t(0)) return o;
   const unsigned e = unsigned(o >> C::mantissa_bits);
   const unsigned ent = entry[e], b = ent & C::b_mask;
   const std::uint64_t mantissa = o & ((std::uint64_t(1) << C::mantissa_bits) - 1);
