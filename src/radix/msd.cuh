@@ -242,7 +242,7 @@ struct family {
       ctx.check_launch("radix msd class histogram");
     }
     level_state s{b.plan, b.level_hist ? b.level_hist : b.first_hist, b.first_hist, b.class_entry, b.class_ok,
-                  b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
+                  b.level_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
                   b.levels, T::local_keys, T::alone_keys};
     const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
     const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_allowed, in_place, b.span, b.hist2 != nullptr};

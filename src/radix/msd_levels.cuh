@@ -54,7 +54,8 @@ struct level_state {
   // doubles: the class map (msd_classes.cuh), the levels' digits being the
   // mapped key's; null for other keys
   const std::uint16_t* classes;
-  const unsigned* classes_ok;
+  unsigned* classes_ok;
+  unsigned* mapped_hist;            // first_hist where the map is (the plan may drop the map)
   int* first_level;                 // the first level that sorts (levels when none)
   unsigned* hist;                   // [bucket of at][digit], this level's
   unsigned long long* varying;      // [bucket of at]: ordered bits in which keys differ from the first
@@ -207,6 +208,20 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   if (b <= T::max_levels) alone[b] = 0;
   if (b < 3) runs[b] = 0;
   const bool sorted = lsd.span && !lsd.span->unsorted;  // the identity: a copy run
+  // doubles: the mapped histogram counts the top three digits alone (the
+  // shares and level 0's counts); where one of them is every key's (keys
+  // in a sliver of one class), the map is dropped and the levels take the
+  // ordered bits' histogram
+  if (s.classes && *s.classes_ok) {  // block-uniform
+    bool constant = false;
+    for (int j = 0; j < 3; ++j)
+      constant |= __syncthreads_or(s.mapped_hist[(s.levels - 1 - j) * T::bins + b] == n) != 0;
+    if (constant) {
+      for (int i = b; i < s.levels * T::bins; i += T::bins) s.mapped_hist[i] = s.lsd_hist[i];
+      if (b == 0) *s.classes_ok = 0;
+      __syncthreads();
+    }
+  }
   for (int j = 0; j < s.levels; ++j) {
     const int pass = s.levels - 1 - j;
     const int constant = __syncthreads_or(s.first_hist[pass * T::bins + b] == n);
