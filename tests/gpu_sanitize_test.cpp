@@ -5,8 +5,9 @@
 // U32Deep reaches sample sort's refinement levels and several quicksort
 // levels, U64Msd radix_msd's MSD levels (one, then two, before the local
 // sort) and its LSD mode, F64MsdPlan its plan on skewed top digits,
-// U64MsdWideValues its local sort with 8-byte values; a partial bit range takes the (rank, index) path of comparison
-// sorts. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
+// F64MsdClasses its class map of doubles, U64MsdWideValues its local sort
+// with 8-byte values; a partial bit range takes the (rank, index) path of
+// comparison sorts. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
 // (the sanitizers are slow: check what a change touched).
 #include "gpu_suite.hpp"
 
@@ -94,6 +95,23 @@ TEST_F(GpuSanitize, U64Msd) {
 TEST_F(GpuSanitize, F64MsdPlan) {
   if (selected(gpusort::algorithm::radix_msd))
     GPUSORT_CASE(smoke<double>(gpusort::algorithm::radix_msd, {1200007}, gpusort::harness::dist::normal));
+}
+
+// Doubles through radix_msd's class map (msd_classes.cuh): normal and
+// special keys take the mapped levels, keys of random bits (every class
+// occupied) its identity; NaNs largest fold before the map. Both orders,
+// keys and pairs, against the reference.
+TEST_F(GpuSanitize, F64MsdClasses) {
+  using namespace gpusort_test;
+  if (!selected(gpusort::algorithm::radix_msd)) return;
+  for (auto d : {gpusort::harness::dist::normal, gpusort::harness::dist::float_special, gpusort::harness::dist::uniform})
+    for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest})
+      for (auto dir : both_orders) {
+        sort_case c{d, 300007, dir, 0, -1, 77};
+        c.nans = nans;
+        GPUSORT_CASE(run_keys<double>(gpusort::algorithm::radix_msd, c));
+        GPUSORT_CASE(run_pairs<double>(gpusort::algorithm::radix_msd, c));
+      }
 }
 
 // 8-byte values: the local sort's split path carries slot indices and parks

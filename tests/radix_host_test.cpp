@@ -10,15 +10,20 @@
 //   MsdPlan        radix_msd's level plans (every skip pattern), the filing
 //                  of a bucket's children (every key lands in exactly one
 //                  place, runs fit, digits to sort) and the list bounds
+//   MsdClasses     the class codes of doubles' first level: monotone,
+//                  within 256 codes, balanced where the classes allow
 #include "key_types.hpp"
 #include "radix/digit.cuh"
+#include "radix/msd_classes.hpp"
 #include "radix/msd_plan.hpp"
 #include "radix/onesweep_plan.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -421,4 +426,125 @@ TEST(RadixMsdPlan, LevelsToOneValue) {
   EXPECT_EQ(md::levels_to_one_value(300, 0, 0, n, local, 8, 1), 1);  // at most the levels that sort
   EXPECT_EQ(md::levels_to_one_value(0, 0, 0, n, local, 8, 8), 0);
   EXPECT_EQ(md::levels_to_one_value(16, 0, 0, 16 * local, local, 8, 8), 0);  // a local sort's worth each: no
+}
+
+namespace {
+
+// Ordered bits of doubles under CUB's ascending order (the key transform
+// under test elsewhere), sorted.
+std::vector<std::uint64_t> ordered_doubles(const std::vector<double>& x) {
+  using traits = gpusort::detail::key_traits<double>;
+  const gpusort::detail::key_order<double> ord(false, 0, 64);
+  std::vector<std::uint64_t> o;
+  o.reserve(x.size());
+  for (double v : x) o.push_back(ord.rank(traits::twiddle(std::bit_cast<std::uint64_t>(v))));
+  std::sort(o.begin(), o.end());
+  return o;
+}
+
+struct class_map {
+  std::vector<std::uint16_t> entry = std::vector<std::uint16_t>(md::class_codes::classes);
+  bool made = false;
+  explicit class_map(const std::vector<std::uint64_t>& o) {
+    std::vector<unsigned long long> count(md::class_codes::classes);
+    for (std::uint64_t k : o) ++count[k >> md::class_codes::mantissa_bits];
+    made = md::make_class_codes(count.data(), entry.data());
+  }
+  std::uint64_t operator()(std::uint64_t o) const { return md::class_key(o, entry.data()); }
+};
+
+}  // namespace
+
+// The first level's class codes for doubles (msd_classes.hpp): on sorted
+// ordered keys the map is strictly increasing over distinct keys and equal
+// over equal ones, every code is below 256, a pad (all ones) maps at or
+// above every key, and the first level's largest bucket is near n / 256
+// where the classes allow it (normal and unit doubles: two 8-bit levels then
+// leave 2^27 keys in buckets of a local sort).
+TEST(RadixMsdClasses, CodesAreMonotoneAndBalanced) {
+  std::mt19937_64 rng(7);
+  const std::size_t n = std::size_t(1) << 20;
+  struct shape {
+    const char* name;
+    std::vector<double> x;
+    double most;  // the largest first-level bucket must hold at most this share
+  };
+  std::vector<shape> shapes;
+  {
+    std::normal_distribution<double> d;
+    std::vector<double> x(n);
+    for (auto& v : x) v = d(rng);
+    shapes.push_back({"normal", x, 0.02});  // the density falls 4.5x over [1, 2)
+  }
+  {
+    std::uniform_real_distribution<double> d(0.0, 1.0);
+    std::vector<double> x(n);
+    for (auto& v : x) v = d(rng);
+    shapes.push_back({"unit", x, 0.0125});
+  }
+  {
+    std::uniform_int_distribution<std::int64_t> d(-(std::int64_t(1) << 31), (std::int64_t(1) << 31) - 1);
+    std::vector<double> x(n);
+    for (auto& v : x) v = double(d(rng));
+    shapes.push_back({"small_signed", x, 0.0125});
+  }
+  {
+    std::vector<double> x(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = double(rng() >> 11) * 0x1.0p-53 * (i % 3 == 0 ? -1.0 : 1.0);
+    x[0] = 0.0;  // the fold's zeros, infinities and a NaN of each sign
+    x[1] = -0.0;
+    x[2] = std::numeric_limits<double>::infinity();
+    x[3] = -std::numeric_limits<double>::infinity();
+    x[4] = std::numeric_limits<double>::quiet_NaN();
+    x[5] = -std::numeric_limits<double>::quiet_NaN();
+    shapes.push_back({"specials", x, 1.0});
+  }
+  for (const auto& s : shapes) {
+    const auto o = ordered_doubles(s.x);
+    const class_map c(o);
+    ASSERT_TRUE(c.made) << s.name;
+    std::vector<std::size_t> bucket(md::class_codes::codes);
+    for (std::size_t i = 0; i < o.size(); ++i) {
+      const std::uint64_t ci = c(o[i]);
+      ++bucket[ci >> 56];
+      if (i > 0) {
+        const std::uint64_t prev = c(o[i - 1]);
+        if (o[i] == o[i - 1]) ASSERT_EQ(ci, prev) << s.name << " at " << i;
+        else ASSERT_LT(prev, ci) << s.name << " at " << i;
+      }
+      ASSERT_LT(ci, c(~std::uint64_t(0))) << s.name << ": a pad not above a key";
+    }
+    ASSERT_EQ(c(~std::uint64_t(0)), ~std::uint64_t(0)) << s.name << ": a pad takes every digit's largest value";
+    const std::size_t most = *std::max_element(bucket.begin(), bucket.end());
+    EXPECT_LE(double(most), s.most * double(n)) << s.name << ": largest first-level bucket " << most;
+  }
+}
+
+// Class counts as the plan sees them: at most 256 codes in all, each
+// occupied class at least one, bases in class order; more than 256
+// occupied classes, or none, make no map.
+TEST(RadixMsdClasses, CodeBudget) {
+  using C = md::class_codes;
+  std::vector<unsigned long long> count(C::classes);
+  std::vector<std::uint16_t> entry(C::classes);
+  EXPECT_FALSE(md::make_class_codes(count.data(), entry.data()));
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::fill(count.begin(), count.end(), 0ull);
+    const int k = 1 + int(rng() % 300);
+    for (int i = 0; i < k; ++i) count[rng() % C::classes] += 1 + (rng() % 4 == 0 ? rng() % 1000000 : rng() % 10);
+    const int occupied = int(std::count_if(count.begin(), count.end(), [](unsigned long long v) { return v != 0; }));
+    const bool made = md::make_class_codes(count.data(), entry.data());
+    ASSERT_EQ(made, occupied <= C::codes) << "trial " << trial;
+    if (!made) continue;
+    unsigned next = 0;
+    for (int e = 0; e < C::classes; ++e) {
+      if (count[e] == 0) continue;
+      const unsigned base = entry[e] >> 4, b = entry[e] & C::b_mask;
+      ASSERT_EQ(base, next) << "trial " << trial << " class " << e;
+      ASSERT_LE(b, 8u);
+      next = base + (1u << b);
+    }
+    ASSERT_LE(next, unsigned(C::codes)) << "trial " << trial;
+  }
 }

@@ -41,6 +41,7 @@
 #pragma once
 
 #include "core/problem.cuh"
+#include "radix/msd_classes.cuh"
 #include "radix/msd_levels.cuh"
 #include "radix/msd_local.cuh"
 #include "radix/msd_plan.hpp"
@@ -55,6 +56,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpusort::detail::radix_msd {
 
@@ -81,9 +83,19 @@ template <class K, class P> struct buffers {
   segmented::list_scratch lists[3];    // by level parity; the pass's
   unsigned* lookback = nullptr;        // [tile][digit]
   run* runs = nullptr;
+  // doubles over the full range: the class map (msd_classes.cuh)
+  unsigned long long* class_count = nullptr;  // [class_codes::classes] (zeroed)
+  unsigned* level_hist = nullptr;             // [pass][digit] of the mapped keys (zeroed)
+  unsigned* class_ok = nullptr;               // the table was made (zeroed)
+  std::uint16_t* class_entry = nullptr;       // [class_codes::classes]
   bool lsd_allowed = false;            // LSD mode may be chosen (n <= lsd_max_keys)
   slot_plan* lsd_plan = nullptr;       // [levels + 1]
   unsigned long long* lsd_base = nullptr;  // [pass][digit]
+
+  // The class map's keys: doubles in the order's full range.
+  static bool maps_classes(const key_order<K>& ord) {
+    return key_traits<K>::is_float && sizeof(U) == 8 && ord.full_range();
+  }
 
   buffers(temp_layout& t, const sort_problem<K, P>& p) {
     levels = radix::pass_count(p.ord, T::radix_bits);
@@ -104,7 +116,13 @@ template <class K, class P> struct buffers {
     span = t.take<radix_onesweep::key_span>(1);
     if (radix::pass_key<K>::offsets_for(p.ord) && p.n <= T::lsd_max_keys)
       hist2 = t.take<unsigned>(std::size_t(levels) * T::bins);
+    if (maps_classes(p.ord)) {
+      class_count = t.take<unsigned long long>(class_codes::classes);
+      level_hist = t.take<unsigned>(std::size_t(levels) * T::bins);
+      class_ok = t.take<unsigned>(1);
+    }
     zero_bytes = t.bytes() - zero_at;
+    if (maps_classes(p.ord)) class_entry = t.take<std::uint16_t>(class_codes::classes);
     plan = t.take<slot_plan>(std::size_t(levels));
     hist = t.take<unsigned>(bound.buckets * T::bins);
     varying = t.take<unsigned long long>(bound.buckets);
@@ -210,7 +228,21 @@ struct family {
     radix_onesweep::histogram_kernel<typename T::pass, K><<<dim3(hist_grid, 1), T::hist_threads, 0, p.stream>>>(
         p.keys_in, p.n, p.n, digits, b.first_hist, b.span);
     ctx.check_launch("radix msd first histogram");
-    level_state s{b.plan, b.first_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
+    // doubles: the class map, and the levels' first histogram of the mapped
+    // keys (msd_classes.cuh); LSD mode keeps the ordered bits' histogram
+    if constexpr (key_traits<K>::is_float && sizeof(U) == 8) if (b.class_count) {
+      const U* in = reinterpret_cast<const U*>(p.keys_in);
+      const unsigned wide = grid_for(p.n, 256, std::size_t(sms) * 8);
+      class_count_kernel<K><<<wide, 256, 0, p.stream>>>(in, p.n, digits.pass[0], b.class_count);
+      ctx.check_launch("radix msd class count");
+      class_table_kernel<256><<<1, 256, 0, p.stream>>>(b.class_count, b.class_entry, b.class_ok);
+      ctx.check_launch("radix msd class table");
+      class_hist_kernel<K><<<wide, 256, 0, p.stream>>>(in, p.n, digits.pass[0], b.class_entry, b.class_ok,
+                                                        b.level_hist);
+      ctx.check_launch("radix msd class histogram");
+    }
+    level_state s{b.plan, b.level_hist ? b.level_hist : b.first_hist, b.first_hist, b.class_entry, b.class_ok,
+                  b.level_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
                   b.levels, T::local_keys, T::alone_keys};
     const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
     const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_allowed, in_place, b.span, b.hist2 != nullptr};
@@ -318,13 +350,23 @@ struct family {
     using T = tuning<U, P>;
     using Geo = segmented::segment_chains<PERSISTENT>;
     const call_context& ctx = *p.ctx;
+    // doubles: the digits of the mapped keys (class_pass_key)
+    constexpr bool classes = key_traits<K>::is_float && sizeof(U) == 8;
     auto kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo>;
+    if constexpr (classes)
+      if (b.class_entry)
+        kernel = p.ord.nans_largest()
+                     ? radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true, class_pass_key<K, true>>
+                     : radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true, class_pass_key<K, false>>;
     constexpr std::size_t shared_bytes = radix_onesweep::pass_shared<typename T::pass, U, P>::bytes;
     allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix msd pass)");
     const unsigned grid =
         PERSISTENT ? grid_for(tiles, 1, std::size_t(sm_count(ctx)) * T::pass::min_blocks) : unsigned(tiles);
+    auto a = args(p, b, plan, slot, Geo{l, base}, counter, digit, nullptr);
+    a.key_table = b.class_entry;
+    a.key_table_ok = b.class_ok;
     launch_dependent(ctx, dependent, kernel, grid, T::pass::threads, shared_bytes, p.stream, "launch of radix msd pass",
-                     args(p, b, plan, slot, Geo{l, base}, counter, digit, nullptr));
+                     a);
   }
 
   // One of LSD mode's passes, by lsd_plan[slot]: onesweep's pass over the

@@ -24,6 +24,7 @@
 #pragma once
 
 #include "radix/digit.cuh"
+#include "radix/msd_classes.hpp"
 #include "radix/msd_plan.hpp"
 #include "radix/msd_tuning.cuh"
 #include "radix/onesweep_histogram.cuh"
@@ -48,7 +49,13 @@ using segmented::segment_list;
 // level j's pass sorts (list `sorting`).
 struct level_state {
   const slot_plan* plan;            // [level]
-  const unsigned* first_hist;       // [pass][digit], the first histogram
+  const unsigned* first_hist;       // [pass][digit], the first histogram (of the levels' digits)
+  const unsigned* lsd_hist;         // [pass][digit], of the ordered bits (LSD mode's): first_hist but for doubles
+  // doubles: the class map (msd_classes.cuh), the levels' digits being the
+  // mapped key's; null for other keys
+  const std::uint16_t* classes;
+  unsigned* classes_ok;
+  unsigned* mapped_hist;            // first_hist where the map is (the plan may drop the map)
   int* first_level;                 // the first level that sorts (levels when none)
   unsigned* hist;                   // [bucket of at][digit], this level's
   unsigned long long* varying;      // [bucket of at]: ordered bits in which keys differ from the first
@@ -126,13 +133,16 @@ template <int BINS> __device__ __forceinline__ float block_sum(float x, float* w
 template <class T, class K, class Digits>
 __device__ void sample_alone(const typename key_traits<K>::bits* keys, std::size_t n, const Digits& digits,
                              const int* skip, int levels, typename key_traits<K>::bits* sample, unsigned* alone,
-                             unsigned* runs) {
+                             unsigned* runs, const level_state& s) {
   using U = typename key_traits<K>::bits;
   constexpr int S = T::sample_keys;
   static_assert((S & (S - 1)) == 0 && S % (2 * T::bins) == 0, "a power of two, whole rounds of the block");
   const std::size_t stride = n / S;
-  for (int i = threadIdx.x; i < S; i += T::bins)
-    sample[i] = digits.rank_of(digits.pass[0].ordered(keys[std::size_t(i) * stride + stride / 2]));
+  const bool mapped = s.classes && *s.classes_ok;  // doubles: the levels split the mapped keys
+  for (int i = threadIdx.x; i < S; i += T::bins) {
+    const U r = digits.rank_of(digits.pass[0].ordered(keys[std::size_t(i) * stride + stride / 2]));
+    sample[i] = mapped ? U(class_key(std::uint64_t(r), s.classes)) : r;
+  }
   __syncthreads();
   block::shared_bitonic_sort<T::bins, S>(sample);
   // the sorting levels after which two different ranks lie in different buckets
@@ -187,6 +197,7 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
             const typename key_traits<K>::bits* keys, Digits digits) {
   using U = typename key_traits<K>::bits;
   __shared__ int skip[T::max_levels];
+  __shared__ int lsd_skip[T::max_levels];  // of the ordered bits (skip[] is the levels', of the mapped keys for doubles)
   __shared__ int order[T::max_levels];  // the varying digits' passes, top first
   __shared__ float warp_sums[T::bins / 32];
   __shared__ unsigned long long scan_sums[T::bins / 32];
@@ -197,16 +208,34 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   if (b <= T::max_levels) alone[b] = 0;
   if (b < 3) runs[b] = 0;
   const bool sorted = lsd.span && !lsd.span->unsorted;  // the identity: a copy run
+  // doubles: the mapped histogram counts the top three digits alone (the
+  // shares and level 0's counts); where one of them is every key's (keys
+  // in a sliver of one class), the map is dropped and the levels take the
+  // ordered bits' histogram
+  if (s.classes && *s.classes_ok) {  // block-uniform
+    bool constant = false;
+    for (int j = 0; j < 3; ++j)
+      constant |= __syncthreads_or(s.mapped_hist[(s.levels - 1 - j) * T::bins + b] == n) != 0;
+    if (constant) {
+      for (int i = b; i < s.levels * T::bins; i += T::bins) s.mapped_hist[i] = s.lsd_hist[i];
+      if (b == 0) *s.classes_ok = 0;
+      __syncthreads();
+    }
+  }
   for (int j = 0; j < s.levels; ++j) {
     const int pass = s.levels - 1 - j;
     const int constant = __syncthreads_or(s.first_hist[pass * T::bins + b] == n);
-    if (b == 0) skip[j] = constant || sorted;
+    const int lsd_constant = __syncthreads_or(s.lsd_hist[pass * T::bins + b] == n);
+    if (b == 0) {
+      skip[j] = constant || sorted;
+      lsd_skip[j] = lsd_constant || sorted;
+    }
   }
   // LSD mode's bases: every pass's exclusive scan (used only in LSD mode;
   // above lsd_max_keys LSD mode has no buffers)
   for (int pass = 0; lsd.allowed && pass < s.levels; ++pass) {
     lsd.base[pass * T::bins + b] =
-        block::block_exclusive_sum<T::bins>((unsigned long long)s.first_hist[pass * T::bins + b], scan_sums);
+        block::block_exclusive_sum<T::bins>((unsigned long long)s.lsd_hist[pass * T::bins + b], scan_sums);
     __syncthreads();  // scan_sums is reused by the next pass's scan
   }
   __syncthreads();
@@ -264,7 +293,9 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   constexpr msd_costs costs{T::msd_level, T::msd_local, T::msd_copy};
   __shared__ int ask_sample;
   float big[T::max_levels + 1] = {}, alone_share[T::max_levels + 1] = {};
-  float lsd_cost = float(m), offset_cost = float(m) + 1.0f;
+  int lsd_m = 0;  // LSD mode's passes: the ordered bits' varying digits
+  for (int j = 0; j < s.levels; ++j) lsd_m += !lsd_skip[j];
+  float lsd_cost = float(lsd_m), offset_cost = float(lsd_m) + 1.0f;
   unsigned long long lo = 0;
   if (b == 0) {
     big_shares(F1, F2, F3, m, big);
@@ -272,13 +303,13 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
       constexpr unsigned long long width = ~0ull >> (64 - T::max_levels * T::radix_bits);
       lo = ~lsd.span->not_lo & width;
       const int varying = radix_onesweep::span_passes(lo, lsd.span->hi, T::radix_bits);
-      if (varying < m) offset_cost = float(varying) + T::offset_histogram;
+      if (varying < lsd_m) offset_cost = float(varying) + T::offset_histogram;
     }
     const float cheapest_lsd = offset_cost < lsd_cost ? offset_cost : lsd_cost;
     ask_sample = lsd.allowed && m >= 1 && !sorted && cheapest_lsd < msd_cost(big, alone_share, m, costs);
   }
   __syncthreads();
-  if (ask_sample) sample_alone<T, K>(keys, n, digits, skip, s.levels, sample, alone, runs);
+  if (ask_sample) sample_alone<T, K>(keys, n, digits, skip, s.levels, sample, alone, runs, s);
   if (b != 0) return;
   bool use_lsd = false;
   if (lsd.allowed && m >= 1) {
@@ -311,7 +342,7 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   if (use_lsd || offset) {
     if (!offset) {  // else the offset scan plans
       int skip_lsd[T::max_levels + 1];
-      for (int pass = 0; pass < s.levels; ++pass) skip_lsd[pass] = skip[s.levels - 1 - pass];
+      for (int pass = 0; pass < s.levels; ++pass) skip_lsd[pass] = lsd_skip[s.levels - 1 - pass];
       radix_onesweep::make_plan(skip_lsd, s.levels, s.levels + 1, lsd.in_place, lsd.plan);
     }
     *s.first_level = s.levels;  // the MSD levels find no bucket
@@ -364,6 +395,7 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
     const std::size_t first = l.begin[q] + from;
     const unsigned valid = left < tile ? unsigned(left) : unsigned(tile);
     const U ref = digit.ordered(src[l.begin[q]]);
+    const bool mapped = s.classes && *s.classes_ok;  // block-uniform
     unsigned long long mine = 0;
     // T::hist_items loads in flight a thread before any is counted
     constexpr unsigned chunk = unsigned(T::hist_threads) * T::hist_items;
@@ -379,6 +411,11 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
         if (c + unsigned(i) * T::hist_threads + threadIdx.x >= valid) continue;
         const U o = digit.ordered(k[i]);
         mine |= static_cast<unsigned long long>(o ^ ref);
+        if constexpr (sizeof(U) == 8 && key_traits<K>::is_float)
+          if (mapped) {
+            atomicAdd(&counts[digit.from_ordered(U(class_key(std::uint64_t(o), s.classes)))], 1u);
+            continue;
+          }
         atomicAdd(&counts[digit.from_ordered(o)], 1u);
       }
     }

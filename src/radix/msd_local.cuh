@@ -25,6 +25,7 @@
 #include "radix/msd_count.cuh"
 #include "radix/msd_levels.cuh"
 
+#include <gpusort/detail/block/async_copy.cuh>
 #include <gpusort/detail/block/striped.cuh>
 
 #include <cstddef>
@@ -314,22 +315,62 @@ local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> va
     ord.nan_pad = U(~U(0));
   }
   extern __shared__ uint4 smem[];
-  runs.for_each_block([&](std::size_t, const run& r) {
+  // The runs, block-strided (work_list::for_each_block's order), with the
+  // block's next run asked into L2 (block::prefetch_l2) before this one is
+  // sorted: a run is a few thousand keys behind half a dozen barriers, and
+  // with two blocks an SM the kernel ran at 15 to 30% of the copy rate, each
+  // block waiting for its run's loads. The runs' bounds come through shared
+  // memory (three slots: this run, the next, the one after), asked by one
+  // thread with cp.async two runs ahead, so neither the prefetch nor the
+  // next run waits for a load, and no register holds a run beyond its own
+  // (in registers, the two runs ahead doubled the u64 instance's spills).
+  using U = typename key_traits<K>::bits;
+  __shared__ run ahead[3];
+  const std::size_t listed = runs.size(), stride = gridDim.x;
+  auto ask = [&](int slot, std::size_t i) {  // thread 0: run i's bounds into the slot, not waited for
+    if (i < listed) block::copy_async(&ahead[slot], &runs[i]);
+    else ahead[slot] = run{};
+    block::copy_async_commit();
+  };
+  if (threadIdx.x == 0) {
+    ask(0, blockIdx.x);
+    ask(1, blockIdx.x + stride);
+    block::copy_async_wait();
+  }
+  __syncthreads();
+  int slot = 0;
+  for (std::size_t i = blockIdx.x; i < listed; i += stride) {
+    const run r = ahead[slot];
+    const int next = slot == 2 ? 0 : slot + 1, after = next == 2 ? 0 : next + 1;
+    if constexpr (T::local_prefetch) {
+      const run& n = ahead[next];
+      const U* src = keys.of(n.buffer);
+      if (n.size != 0 && !(n.passes == 0 && src == keys.out)) {  // a run sorted where it lies is not read
+        block::prefetch_l2<T::local_threads>(src + n.begin, n.size * sizeof(U));
+        if constexpr (pairs) block::prefetch_l2<T::local_threads>(vals.of(n.buffer) + n.begin, n.size * sizeof(P));
+      }
+    }
+    // the slot `after` held the last run, which every thread read before
+    // that run's barriers
+    if (threadIdx.x == 0) ask(after, i + 2 * stride);
     if (r.passes == 0) {  // copy (keys and values can lie apart: in-place values of an out-of-place call)
       const auto* src = keys.of(r.buffer);
       if (src != keys.out)
-        for (std::size_t i = threadIdx.x; i < r.size; i += T::local_threads) keys.out[r.begin + i] = src[r.begin + i];
+        for (std::size_t k = threadIdx.x; k < r.size; k += T::local_threads) keys.out[r.begin + k] = src[r.begin + k];
       if constexpr (pairs) {
         const P* vsrc = vals.of(r.buffer);
         if (vsrc != vals.out)
-          for (std::size_t i = threadIdx.x; i < r.size; i += T::local_threads) vals.out[r.begin + i] = vsrc[r.begin + i];
+          for (std::size_t k = threadIdx.x; k < r.size; k += T::local_threads) vals.out[r.begin + k] = vsrc[r.begin + k];
       }
-      return;
+    } else if (r.size <= std::size_t(T::local_short::tile)) {  // block-uniform: half the tile's slots
+      sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, smem);
+    } else {
+      sort_run<T, typename T::local, K, P>(keys, vals, r, ord, smem);
     }
-    // block-uniform: a run of at most half the tile ranks half the slots
-    if (r.size <= std::size_t(T::local_short::tile)) sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, smem);
-    else sort_run<T, typename T::local, K, P>(keys, vals, r, ord, smem);
-  });
+    if (threadIdx.x == 0) block::copy_async_wait();
+    __syncthreads();  // the slot asked for is visible, and the next run's reads follow this run's
+    slot = next;
+  }
 }
 
 }  // namespace gpusort::detail::radix_msd

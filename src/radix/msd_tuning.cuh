@@ -44,6 +44,9 @@ template <class U, class P> struct tuning {
   // packed into runs of up to the tile, as before (2^30 pairs: ~64 each).
   using local_short = radix::block_sort_config<local_threads, local_items / 2, radix_bits, U, P>;
   static constexpr std::size_t alone_keys = std::size_t(local_short::tile) / 2;
+  // The local kernel asks its next run into L2 while it sorts this one
+  // (msd_local.cuh local_kernel).
+  static constexpr bool local_prefetch = true;
   // The counting path (msd_count.cuh): a prefix of count_bits bits, taken
   // while no prefix holds more than count_most keys.
   static constexpr int count_bits = 12;

@@ -37,6 +37,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpusort::detail::radix_onesweep {
 
@@ -93,6 +94,10 @@ template <class K, class P, class Geo = portion_tiles> struct pass_args {
   // Integer keys: the base subtracted from the ordered bits (radix::pass_key),
   // read on the device; null: none
   const unsigned long long* offset;
+  // A key form's table and whether it was made (the kernel's Form: radix_msd's
+  // class map of doubles); null for radix::pass_key
+  const void* key_table = nullptr;
+  const unsigned* key_table_ok = nullptr;
 };
 
 // Shared memory of one block: the key exchange, the value exchange, the
@@ -264,8 +269,9 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
 }
 
 // NanFold: radix::pass_key's (false only where the order ranks NaNs by
-// their bits).
-template <class T, class K, class P, class Geo = portion_tiles, bool NanFold = true>
+// their bits). Form: the key form (carry, digits) when not radix::pass_key:
+// Form::of(args) makes it (radix_msd's class_pass_key for doubles).
+template <class T, class K, class P, class Geo = portion_tiles, bool NanFold = true, class Form = void>
 __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kernel(const pass_args<K, P, Geo> a) {
   wait_for_prior_grids();  // radix_msd launches it as a dependent launch
   using U = typename key_traits<K>::bits;
@@ -309,28 +315,31 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
     return;
   }
 
-  const radix::pass_key<K, NanFold> pk(a.digit, a.offset ? U(*a.offset) : U(0));
-  __syncthreads();  // the tile id is in shared memory
-  // A persistent grid (Geo::persistent(): the segmented geometry when its
-  // host bound on tiles is mostly tiles that are not there) takes tile ids
-  // until none is left. The next id is taken as a tile starts, so the
-  // atomic's round trip overlaps the tile's work instead of following it;
-  // it lands in shared memory as the tile ends (two words by parity: a slow
-  // thread may still read the last one). A block waits only on lower ids:
-  // its own next id waits behind its current, lower, tile, and every other
-  // id is held by a running block, so the look-back still cannot deadlock.
-  // A compile-time choice: the loop costs registers (spills at the caps of T).
-  unsigned tile = *s.tile;
-  for (unsigned k = 0; tile < tiles; ++k) {
-    unsigned next = 0;
-    if constexpr (Geo::persistent())
-      if (threadIdx.x == 0) next = atomicAdd(a.counter, 1u);
-    pass_tile<T>(a, pk, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile));
-    if constexpr (!Geo::persistent()) return;
-    if (threadIdx.x == 0) s.tile[1 + (k & 1)] = next;
-    __syncthreads();  // the next tile reuses shared memory; its id is there
-    tile = s.tile[1 + (k & 1)];
-  }
+  auto pass_tiles = [&](const auto& pk) {
+    __syncthreads();  // the tile id is in shared memory
+    // A persistent grid (Geo::persistent(): the segmented geometry when its
+    // host bound on tiles is mostly tiles that are not there) takes tile ids
+    // until none is left. The next id is taken as a tile starts, so the
+    // atomic's round trip overlaps the tile's work instead of following it;
+    // it lands in shared memory as the tile ends (two words by parity: a slow
+    // thread may still read the last one). A block waits only on lower ids:
+    // its own next id waits behind its current, lower, tile, and every other
+    // id is held by a running block, so the look-back still cannot deadlock.
+    // A compile-time choice: the loop costs registers (spills at the caps of T).
+    unsigned tile = *s.tile;
+    for (unsigned k = 0; tile < tiles; ++k) {
+      unsigned next = 0;
+      if constexpr (Geo::persistent())
+        if (threadIdx.x == 0) next = atomicAdd(a.counter, 1u);
+      pass_tile<T>(a, pk, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile));
+      if constexpr (!Geo::persistent()) return;
+      if (threadIdx.x == 0) s.tile[1 + (k & 1)] = next;
+      __syncthreads();  // the next tile reuses shared memory; its id is there
+      tile = s.tile[1 + (k & 1)];
+    }
+  };
+  if constexpr (std::is_void_v<Form>) pass_tiles(radix::pass_key<K, NanFold>(a.digit, a.offset ? U(*a.offset) : U(0)));
+  else pass_tiles(Form::of(a));
 }
 
 // The pass kernel for an order: floats under CUB's order skip the NaN fold

@@ -24,6 +24,18 @@ template <class T> __host__ __device__ constexpr int async_word() {
 }
 template <class T> inline constexpr bool async_copyable = async_word<T>() != 0;
 
+// Asks L2 for the 128-byte lines of [first, first + bytes), one line a
+// thread, block-strided (prefetch.global.L2): a block that knows its next
+// piece of work starts that work's reads while it computes on the current
+// one. A hint: no result, no ordering, and the memory system may drop it.
+template <int THREADS> __device__ __forceinline__ void prefetch_l2(const void* first, std::size_t bytes) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(first);
+  const std::uintptr_t end = at + bytes;
+  for (std::uintptr_t line = (at & ~std::uintptr_t(127)) + std::uintptr_t(threadIdx.x) * 128; line < end;
+       line += std::uintptr_t(THREADS) * 128)
+    asm volatile("prefetch.global.L2 [%0];\n" ::"l"(line));
+}
+
 // Starts copying *g to *s (shared memory). Both aligned as T.
 template <class T> __device__ __forceinline__ void copy_async(T* s, const T* g) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

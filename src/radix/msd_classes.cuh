@@ -1,0 +1,168 @@
+// radix_msd's class map for doubles, the device side (msd_classes.hpp has
+// the map and the reference for its table). Before the plan, three
+// launches over a sort of doubles in the order's full range:
+//   count   every key's class (the top 12 ordered bits), in shared counters
+//           a block (a warp's equal classes in one atomic), then globally
+//   table   one block: the codes by water-filling (the bisection's sums over
+//           the block), or none (more than 256 classes): `ok` says which
+//   hist    the top three digits' counts of the mapped key c (or of the
+//           ordered bits when there is no table), in one read: the levels'
+//           first histogram, from which the plan takes their skips, shares
+//           and level 0's counts (LSD mode keeps the ordered bits' histogram)
+// Then the levels' histogram and pass kernels take the digits of c
+// (class_pass_key); the local sort stays on the ordered bits: the map is
+// increasing, and a run's remaining digits cover every ordered bit that
+// varies in it (docs/perf/radix.md).
+#pragma once
+
+#include "radix/digit.cuh"
+#include "radix/msd_classes.hpp"
+
+#include <gpusort/detail/block/scan.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort::detail::radix_msd {
+
+// The mapped key of ordered bits o: class_key where the table was made, o
+// itself otherwise.
+__device__ __forceinline__ std::uint64_t mapped_key(std::uint64_t o, const std::uint16_t* entry, bool ok) {
+  return ok ? class_key(o, entry) : o;
+}
+
+// radix::pass_key's interface for the levels' passes over doubles: keys
+// carried twiddled (so stored as they came), each digit taken from the
+// mapped key of the folded, flipped bits (one table load a digit).
+// NanFold: false where the order ranks NaNs by their bits (CUB's): the fold
+// is then the -0.0 one alone, as radix::pass_key's.
+template <class K, bool NanFold> struct class_pass_key {
+  using traits = key_traits<K>;
+  using bits = typename traits::bits;
+  static_assert(sizeof(bits) == 8 && traits::is_float, "the class map is for doubles");
+  const radix::digit_map<K>& digit;  // c's digit: shift and mask on c; the fold and the flip
+  const std::uint16_t* entry;
+  bool ok;
+
+  __device__ static bits carry(bits raw) { return radix::digit_map<K>::carry(raw); }
+  __device__ static bits uncarry(bits c) { return radix::digit_map<K>::uncarry(c); }
+  __device__ unsigned of_carried(bits c) const {
+    bits folded = c;
+    if constexpr (NanFold) folded = digit.fold(c);
+    else folded = c == key_order<K>::minus_zero ? key_order<K>::plus_zero : c;
+    const std::uint64_t o = std::uint64_t(bits(folded ^ digit.flip));
+    return unsigned(mapped_key(o, entry, ok) >> digit.shift) & digit.mask;
+  }
+  __device__ static bits carried_pad(bits pad) { return radix::digit_map<K>::carry(pad); }
+  // the form of a pass's arguments (radix_onesweep::pass_args: key_table)
+  template <class Args> __device__ static class_pass_key of(const Args& a) {
+    return {a.digit, static_cast<const std::uint16_t*>(a.key_table), *a.key_table_ok != 0};
+  }
+};
+
+// Every key's class, counted (count zeroed by the caller).
+template <class K>
+__global__ void __launch_bounds__(256)
+class_count_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix::digit_map<K> digit,
+                   unsigned long long* count) {
+  using C = class_codes;
+  __shared__ unsigned c[C::classes];
+  for (int i = threadIdx.x; i < C::classes; i += 256) c[i] = 0;
+  __syncthreads();
+  const unsigned lane = threadIdx.x & 31u;
+  for (std::size_t i = std::size_t(blockIdx.x) * 256 + threadIdx.x; i < n; i += std::size_t(gridDim.x) * 256) {
+    const unsigned e = unsigned(std::uint64_t(digit.ordered(keys[i])) >> C::mantissa_bits);
+    // a warp's keys of one class add once (skewed classes would serialise)
+    const unsigned peers = __match_any_sync(__activemask(), e);
+    if (lane == unsigned(__ffs(peers) - 1)) atomicAdd(&c[e], unsigned(__popc(peers)));
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < C::classes; i += 256)
+    if (c[i]) atomicAdd(&count[i], static_cast<unsigned long long>(c[i]));
+}
+
+// One block of THREADS: make_class_codes's steps, each thread owning
+// classes / THREADS consecutive classes, the sums over the block. ok[0] is
+// set where the table is made.
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+class_table_kernel(const unsigned long long* count, std::uint16_t* entry, unsigned* ok) {
+  using C = class_codes;
+  constexpr int mine = C::classes / THREADS;
+  static_assert(C::classes % THREADS == 0, "whole classes a thread");
+  __shared__ unsigned long long c[C::classes];  // thread t's classes: [t * mine, (t + 1) * mine)
+  __shared__ unsigned long long sums[THREADS / 32];
+  const int first = int(threadIdx.x) * mine;
+  unsigned long long keys = 0, n = 0, occupied = 0;
+  for (int i = 0; i < mine; ++i) {
+    c[first + i] = count[first + i];
+    keys += c[first + i];
+    occupied += c[first + i] != 0;
+  }
+  block::block_exclusive_sum<THREADS>(keys, sums, n);
+  __syncthreads();
+  unsigned long long classes = 0;
+  block::block_exclusive_sum<THREADS>(occupied, sums, classes);
+  __syncthreads();
+  if (classes == 0 || classes > unsigned(C::codes)) return;  // ok stays 0 (zeroed by the caller)
+  auto codes_at = [&](unsigned long long t) {
+    unsigned long long total = 0, all = 0;
+    for (int i = 0; i < mine; ++i)
+      if (c[first + i] != 0) total += 1ull << class_code_bits(c[first + i], t);
+    block::block_exclusive_sum<THREADS>(total, sums, all);
+    __syncthreads();
+    return all;
+  };
+  unsigned long long lo = 0, hi = n;  // block-uniform
+  while (hi - lo > 1) {
+    const unsigned long long mid = lo + (hi - lo) / 2;
+    if (codes_at(mid) <= unsigned(C::codes)) hi = mid;
+    else lo = mid;
+  }
+  unsigned long long own = 0;
+  for (int i = 0; i < mine; ++i)
+    if (c[first + i] != 0) own += 1ull << class_code_bits(c[first + i], hi);
+  unsigned long long base = block::block_exclusive_sum<THREADS>(own, sums);
+  for (int i = 0; i < mine; ++i) {
+    const unsigned b = c[first + i] != 0 ? class_code_bits(c[first + i], hi) : 0u;
+    const unsigned at = base < unsigned(C::codes) ? unsigned(base) : unsigned(C::codes - 1);
+    entry[first + i] = std::uint16_t(at << 4 | b);
+    if (c[first + i] != 0) base += 1ull << b;
+  }
+  // pads (ordered all ones, the last class) rank above every key
+  if (first + mine == C::classes && c[C::classes - 1] == 0) entry[C::classes - 1] = std::uint16_t((C::codes - 1) << 4);
+  if (threadIdx.x == 0) *ok = 1;
+}
+
+// The top three digits' counts of the mapped keys (hist zeroed by the
+// caller): the levels' first histogram, as far as the plan reads it (its
+// shares, over the top three varying digits, and level 0's counts; the
+// plan drops the map where one of the three is every key's). Pass p is at
+// bit 8p, as digit_map::of counts digits over the full range. Three shared
+// atomics a key, not eight: the histogram of all eight took 0.69 ms for
+// 2^27 doubles (H100).
+template <class K>
+__global__ void __launch_bounds__(256)
+class_hist_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix::digit_map<K> digit,
+                  const std::uint16_t* entry, const unsigned* ok, unsigned* hist) {
+  using C = class_codes;
+  constexpr int passes = 8, counted = 3, bins = 256;
+  __shared__ unsigned counts[counted * bins];
+  __shared__ std::uint16_t table[C::classes];
+  const bool made = *ok != 0;
+  for (int i = threadIdx.x; i < counted * bins; i += 256) counts[i] = 0;
+  if (made)
+    for (int i = threadIdx.x; i < C::classes; i += 256) table[i] = entry[i];
+  __syncthreads();
+  for (std::size_t i = std::size_t(blockIdx.x) * 256 + threadIdx.x; i < n; i += std::size_t(gridDim.x) * 256) {
+    const std::uint64_t k = mapped_key(std::uint64_t(digit.ordered(keys[i])), table, made);
+#pragma unroll
+    for (int j = 0; j < counted; ++j)
+      atomicAdd(&counts[j * bins + int((k >> (8 * (passes - 1 - j))) & 255u)], 1u);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < counted * bins; i += 256)
+    if (counts[i]) atomicAdd(&hist[(passes - 1 - i / bins) * bins + i % bins], counts[i]);
+}
+
+}  // namespace gpusort::detail::radix_msd
