@@ -318,7 +318,9 @@ struct family {
     using T = tuning<U, P>;
     using Geo = segmented::segment_chains<PERSISTENT>;
     const call_context& ctx = *p.ctx;
-    auto kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo>;
+    // floats under CUB's order: the instance without the NaN fold's test
+    // (pass_kernel_for), as LSD mode's passes
+    const auto kernel = radix_onesweep::pass_kernel_for<typename T::pass, K, P, Geo>(p.ord);
     constexpr std::size_t shared_bytes = radix_onesweep::pass_shared<typename T::pass, U, P>::bytes;
     allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix msd pass)");
     const unsigned grid =
