@@ -350,10 +350,11 @@ struct family {
     using T = tuning<U, P>;
     using Geo = segmented::segment_chains<PERSISTENT>;
     const call_context& ctx = *p.ctx;
-    // doubles: the digits of the mapped keys (class_pass_key)
-    constexpr bool classes = key_traits<K>::is_float && sizeof(U) == 8;
-    auto kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo>;
-    if constexpr (classes)
+    // floats under CUB's order: the instance without the NaN fold's test
+    // (pass_kernel_for), as LSD mode's passes; doubles under the class map:
+    // the digits of the mapped keys (class_pass_key), with or without it
+    auto kernel = radix_onesweep::pass_kernel_for<typename T::pass, K, P, Geo>(p.ord);
+    if constexpr (key_traits<K>::is_float && sizeof(U) == 8)
       if (b.class_entry)
         kernel = p.ord.nans_largest()
                      ? radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true, class_pass_key<K, true>>
