@@ -97,14 +97,16 @@ TEST_F(GpuSanitize, F64MsdPlan) {
     GPUSORT_CASE(smoke<double>(gpusort::algorithm::radix_msd, {1200007}, gpusort::harness::dist::normal));
 }
 
-// Doubles through radix_msd's class map (msd_classes.cuh): normal and
-// special keys take the mapped levels, keys of random bits (every class
-// occupied) its identity; NaNs largest fold before the map. Both orders,
-// keys and pairs, against the reference.
+// Doubles through radix_msd's class map (msd_classes.cuh): normal, [0, 1)
+// and grid keys take the mapped levels (the gate's choice), special keys
+// and keys of random bits (every class occupied) the ordered bits; NaNs
+// largest fold before the map. Both orders, keys and pairs, against the
+// reference.
 TEST_F(GpuSanitize, F64MsdClasses) {
   using namespace gpusort_test;
   if (!selected(gpusort::algorithm::radix_msd)) return;
-  for (auto d : {gpusort::harness::dist::normal, gpusort::harness::dist::float_special, gpusort::harness::dist::uniform})
+  for (auto d : {gpusort::harness::dist::normal, gpusort::harness::dist::unit, gpusort::harness::dist::grid,
+                 gpusort::harness::dist::float_special, gpusort::harness::dist::uniform})
     for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest})
       for (auto dir : both_orders) {
         sort_case c{d, 300007, dir, 0, -1, 77};

@@ -233,7 +233,9 @@ struct family {
     if constexpr (key_traits<K>::is_float && sizeof(U) == 8) if (b.class_count) {
       const U* in = reinterpret_cast<const U*>(p.keys_in);
       const unsigned wide = grid_for(p.n, 256, std::size_t(sms) * 8);
-      class_count_kernel<K><<<wide, 256, 0, p.stream>>>(in, p.n, digits.pass[0], b.class_count);
+      class_gate_kernel<K><<<1, class_gate::threads, 0, p.stream>>>(in, p.n, digits.pass[0], b.class_ok);
+      ctx.check_launch("radix msd class gate");
+      class_count_kernel<K><<<wide, 256, 0, p.stream>>>(in, p.n, digits.pass[0], b.class_ok, b.class_count);
       ctx.check_launch("radix msd class count");
       class_table_kernel<256><<<1, 256, 0, p.stream>>>(b.class_count, b.class_entry, b.class_ok);
       ctx.check_launch("radix msd class table");

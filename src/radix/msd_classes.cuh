@@ -1,14 +1,16 @@
 // radix_msd's class map for doubles, the device side (msd_classes.hpp has
-// the map and the reference for its table). Before the plan, three
+// the map and the reference for its table). Before the plan, four
 // launches over a sort of doubles in the order's full range:
+//   gate    one block: whether a sample's first level gains from the map
+//           (class_gate); `ok` says so, and the next three leave where not
 //   count   every key's class (the top 12 ordered bits), in shared counters
 //           a block (a warp's equal classes in one atomic), then globally
 //   table   one block: the codes by water-filling (the bisection's sums over
-//           the block), or none (more than 256 classes): `ok` says which
-//   hist    the top three digits' counts of the mapped key c (or of the
-//           ordered bits when there is no table), in one read: the levels'
-//           first histogram, from which the plan takes their skips, shares
-//           and level 0's counts (LSD mode keeps the ordered bits' histogram)
+//           the block), or none (more than 256 classes): `ok` cleared
+//   hist    the top three digits' counts of the mapped key c, in one read:
+//           the levels' first histogram, from which the plan takes their
+//           skips, shares and level 0's counts. Without the map the plan
+//           takes the ordered bits' histogram (LSD mode always does)
 // Then the levels' histogram and pass kernels take the digits of c
 // (class_pass_key); the local sort stays on the ordered bits: the map is
 // increasing, and a run's remaining digits cover every ordered bit that
@@ -60,42 +62,17 @@ template <class K, bool NanFold> struct class_pass_key {
   }
 };
 
-// Every key's class, counted (count zeroed by the caller).
-template <class K>
-__global__ void __launch_bounds__(256)
-class_count_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix::digit_map<K> digit,
-                   unsigned long long* count) {
-  using C = class_codes;
-  __shared__ unsigned c[C::classes];
-  for (int i = threadIdx.x; i < C::classes; i += 256) c[i] = 0;
-  __syncthreads();
-  const unsigned lane = threadIdx.x & 31u;
-  for (std::size_t i = std::size_t(blockIdx.x) * 256 + threadIdx.x; i < n; i += std::size_t(gridDim.x) * 256) {
-    const unsigned e = unsigned(std::uint64_t(digit.ordered(keys[i])) >> C::mantissa_bits);
-    // a warp's keys of one class add once (skewed classes would serialise)
-    const unsigned peers = __match_any_sync(__activemask(), e);
-    if (lane == unsigned(__ffs(peers) - 1)) atomicAdd(&c[e], unsigned(__popc(peers)));
-  }
-  __syncthreads();
-  for (int i = threadIdx.x; i < C::classes; i += 256)
-    if (c[i]) atomicAdd(&count[i], static_cast<unsigned long long>(c[i]));
-}
-
-// One block of THREADS: make_class_codes's steps, each thread owning
-// classes / THREADS consecutive classes, the sums over the block. ok[0] is
-// set where the table is made.
+// make_class_codes's steps over one block of THREADS: c[classes] in shared
+// memory, thread t owning classes / THREADS consecutive classes, the sums
+// over the block. False (block-uniform) where no table is made.
 template <int THREADS>
-__global__ void __launch_bounds__(THREADS)
-class_table_kernel(const unsigned long long* count, std::uint16_t* entry, unsigned* ok) {
+__device__ bool block_class_codes(const unsigned long long* c, std::uint16_t* entry, unsigned long long* sums) {
   using C = class_codes;
   constexpr int mine = C::classes / THREADS;
   static_assert(C::classes % THREADS == 0, "whole classes a thread");
-  __shared__ unsigned long long c[C::classes];  // thread t's classes: [t * mine, (t + 1) * mine)
-  __shared__ unsigned long long sums[THREADS / 32];
   const int first = int(threadIdx.x) * mine;
   unsigned long long keys = 0, n = 0, occupied = 0;
   for (int i = 0; i < mine; ++i) {
-    c[first + i] = count[first + i];
     keys += c[first + i];
     occupied += c[first + i] != 0;
   }
@@ -104,7 +81,7 @@ class_table_kernel(const unsigned long long* count, std::uint16_t* entry, unsign
   unsigned long long classes = 0;
   block::block_exclusive_sum<THREADS>(occupied, sums, classes);
   __syncthreads();
-  if (classes == 0 || classes > unsigned(C::codes)) return;  // ok stays 0 (zeroed by the caller)
+  if (classes == 0 || classes > unsigned(C::codes)) return false;
   auto codes_at = [&](unsigned long long t) {
     unsigned long long total = 0, all = 0;
     for (int i = 0; i < mine; ++i)
@@ -131,7 +108,94 @@ class_table_kernel(const unsigned long long* count, std::uint16_t* entry, unsign
   }
   // pads (ordered all ones, the last class) rank above every key
   if (first + mine == C::classes && c[C::classes - 1] == 0) entry[C::classes - 1] = std::uint16_t((C::codes - 1) << 4);
-  if (threadIdx.x == 0) *ok = 1;
+  return true;
+}
+
+// The gate: whether the map is worth its two reads of the keys (count and
+// hist, about 1.1 ms for 2^27 doubles on an H100). One block maps a sample
+// of class_gate::sample keys by the codes of the sample's own classes and
+// compares the largest bucket of the first level, mapped and not: the map
+// pays where the ordered bits' top digit is skewed (normal, [0, 1),
+// integers and grid values held in doubles: a few buckets hold most keys)
+// and the mapped one is not; it does not where the keys take many classes
+// (random bits: no table) or few values (each value is one code's keys, so
+// mapping splits nothing). Sets ok[0] (the later kernels' flag) where it
+// pays.
+struct class_gate {
+  static constexpr int sample = 4096;
+  static constexpr int threads = 256;
+  static constexpr unsigned ratio = 4;  // mapped largest bucket x ratio <= the ordered bits' largest
+};
+
+template <class K>
+__global__ void __launch_bounds__(class_gate::threads)
+class_gate_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix::digit_map<K> digit, unsigned* ok) {
+  using C = class_codes;
+  using G = class_gate;
+  __shared__ unsigned long long c[C::classes];
+  __shared__ std::uint16_t entry[C::classes];
+  __shared__ unsigned long long sums[G::threads / 32];
+  __shared__ unsigned top[2][256];
+  __shared__ unsigned largest[2];
+  for (int i = threadIdx.x; i < C::classes; i += G::threads) c[i] = 0;
+  for (int i = threadIdx.x; i < 2 * 256; i += G::threads) top[i / 256][i % 256] = 0;
+  if (threadIdx.x < 2) largest[threadIdx.x] = 0;
+  __syncthreads();
+  const std::size_t taken = n < std::size_t(G::sample) ? n : std::size_t(G::sample);
+  const std::size_t stride = n / taken;
+  auto ordered = [&](std::size_t i) { return std::uint64_t(digit.ordered(keys[i * stride + stride / 2])); };
+  for (std::size_t i = threadIdx.x; i < taken; i += G::threads)
+    atomicAdd(&c[unsigned(ordered(i) >> C::mantissa_bits)], 1ull);
+  __syncthreads();
+  if (!block_class_codes<G::threads>(c, entry, sums)) return;  // ok stays 0 (zeroed by the caller)
+  __syncthreads();
+  for (std::size_t i = threadIdx.x; i < taken; i += G::threads) {
+    const std::uint64_t o = ordered(i);
+    atomicAdd(&top[0][unsigned(o >> 56)], 1u);
+    atomicAdd(&top[1][unsigned(class_key(o, entry) >> 56)], 1u);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < 2 * 256; i += G::threads) atomicMax(&largest[i / 256], top[i / 256][i % 256]);
+  __syncthreads();
+  if (threadIdx.x == 0) *ok = largest[1] * G::ratio <= largest[0] ? 1u : 0u;
+}
+
+// Every key's class, counted (count zeroed by the caller), where the gate
+// chose the map.
+template <class K>
+__global__ void __launch_bounds__(256)
+class_count_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix::digit_map<K> digit,
+                   const unsigned* ok, unsigned long long* count) {
+  using C = class_codes;
+  if (*ok == 0) return;  // grid-uniform
+  __shared__ unsigned c[C::classes];
+  for (int i = threadIdx.x; i < C::classes; i += 256) c[i] = 0;
+  __syncthreads();
+  const unsigned lane = threadIdx.x & 31u;
+  for (std::size_t i = std::size_t(blockIdx.x) * 256 + threadIdx.x; i < n; i += std::size_t(gridDim.x) * 256) {
+    const unsigned e = unsigned(std::uint64_t(digit.ordered(keys[i])) >> C::mantissa_bits);
+    // a warp's keys of one class add once (skewed classes would serialise)
+    const unsigned peers = __match_any_sync(__activemask(), e);
+    if (lane == unsigned(__ffs(peers) - 1)) atomicAdd(&c[e], unsigned(__popc(peers)));
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < C::classes; i += 256)
+    if (c[i]) atomicAdd(&count[i], static_cast<unsigned long long>(c[i]));
+}
+
+// One block of THREADS: the table from every key's count, where the gate
+// chose the map; ok[0] is cleared where it cannot be made (more than 256
+// classes occupied, which the sample missed).
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+class_table_kernel(const unsigned long long* count, std::uint16_t* entry, unsigned* ok) {
+  using C = class_codes;
+  if (*ok == 0) return;  // block-uniform: read before any thread writes it
+  __shared__ unsigned long long c[C::classes];
+  __shared__ unsigned long long sums[THREADS / 32];
+  for (int i = threadIdx.x; i < C::classes; i += THREADS) c[i] = count[i];
+  __syncthreads();
+  if (!block_class_codes<THREADS>(c, entry, sums) && threadIdx.x == 0) *ok = 0;
 }
 
 // The top three digits' counts of the mapped keys (hist zeroed by the
@@ -149,13 +213,12 @@ class_hist_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix
   constexpr int passes = 8, counted = 3, bins = 256;
   __shared__ unsigned counts[counted * bins];
   __shared__ std::uint16_t table[C::classes];
-  const bool made = *ok != 0;
+  if (*ok == 0) return;  // grid-uniform: the plan takes the ordered bits' histogram
   for (int i = threadIdx.x; i < counted * bins; i += 256) counts[i] = 0;
-  if (made)
-    for (int i = threadIdx.x; i < C::classes; i += 256) table[i] = entry[i];
+  for (int i = threadIdx.x; i < C::classes; i += 256) table[i] = entry[i];
   __syncthreads();
   for (std::size_t i = std::size_t(blockIdx.x) * 256 + threadIdx.x; i < n; i += std::size_t(gridDim.x) * 256) {
-    const std::uint64_t k = mapped_key(std::uint64_t(digit.ordered(keys[i])), table, made);
+    const std::uint64_t k = class_key(std::uint64_t(digit.ordered(keys[i])), table);
 #pragma unroll
     for (int j = 0; j < counted; ++j)
       atomicAdd(&counts[j * bins + int((k >> (8 * (passes - 1 - j))) & 255u)], 1u);

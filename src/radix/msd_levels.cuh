@@ -210,14 +210,17 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   const bool sorted = lsd.span && !lsd.span->unsorted;  // the identity: a copy run
   // doubles: the mapped histogram counts the top three digits alone (the
   // shares and level 0's counts); where one of them is every key's (keys
-  // in a sliver of one class), the map is dropped and the levels take the
-  // ordered bits' histogram
-  if (s.classes && *s.classes_ok) {  // block-uniform
-    bool constant = false;
-    for (int j = 0; j < 3; ++j)
-      constant |= __syncthreads_or(s.mapped_hist[(s.levels - 1 - j) * T::bins + b] == n) != 0;
-    if (constant) {
+  // in a sliver of one class), the map is dropped. Without the map (the
+  // gate's choice, or more than 256 classes) the levels take the ordered
+  // bits' histogram
+  if (s.classes) {  // block-uniform
+    bool drop = *s.classes_ok == 0;
+    if (!drop)
+      for (int j = 0; j < 3; ++j)
+        drop |= __syncthreads_or(s.mapped_hist[(s.levels - 1 - j) * T::bins + b] == n) != 0;
+    if (drop) {
       for (int i = b; i < s.levels * T::bins; i += T::bins) s.mapped_hist[i] = s.lsd_hist[i];
+      __syncthreads();
       if (b == 0) *s.classes_ok = 0;
       __syncthreads();
     }
