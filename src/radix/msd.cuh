@@ -43,6 +43,7 @@
 #include "core/problem.cuh"
 #include "radix/msd_classes.cuh"
 #include "radix/msd_levels.cuh"
+#include "radix/msd_plan_kernel.cuh"
 #include "radix/msd_local.cuh"
 #include "radix/msd_plan.hpp"
 #include "radix/msd_tuning.cuh"
