@@ -179,19 +179,27 @@ template <class K> void sort(std::span<const K> in, std::span<K> out, int gpus =
 // device memory and its idle communicators. Not while a call runs.
 void release_cache();
 
-// The NCCL configuration of the communicators gpusort makes (the
-// convenience call's, the CLI's and the bench's): the exchange's kernels
-// capped at comm_ctas CTAs, so that the sort beside radix first's exchange
-// keeps most of the SMs: on two H200s, 2^31 u32 keys took 24.72 ms against
-// 25.33 with NCCL's default of 32, 2^30 u64 + u64 pairs 46.44 against 47.03
-// (docs/perf/multi_gpu.md; sort first, whose exchange runs alone, loses
-// about 1.4 ms at 2^31 u32). A caller that makes its own communicators may
+// The NCCL configuration of the communicators gpusort makes over `ranks`
+// GPUs (the convenience call's, the CLI's, the bench's and Python's): the
+// exchange's kernels capped at comm_ctas_for(ranks) CTAs.
+// - Two GPUs: 16, so that the sort beside radix first's exchange keeps most
+//   of the SMs. On two H200s, 2^31 u32 keys took 24.72 ms against 25.33 with
+//   NCCL's default of 32, and 2^30 u64 + u64 pairs 46.44 against 47.03 (sort
+//   first, whose exchange runs alone, loses about 1.4 ms at 2^31 u32).
+// - Three or more: 32. Each GPU's exchange then reaches several peers over
+//   the same CTAs. On four H100s, 2^32 u32 keys by radix first took 40.07 ms
+//   against 48.73 with 16 (the exchange 15.95 against 24.52 ms); 64 gave
+//   40.00.
+// (docs/perf/multi_gpu.md.) A caller that makes its own communicators may
 // pass it to ncclCommInitRankConfig.
 constexpr int comm_ctas = 16;
-ncclConfig_t comm_config();
+constexpr int comm_ctas_wide = 32;
+constexpr int comm_ctas_for(int ranks) { return ranks <= 2 ? comm_ctas : comm_ctas_wide; }
+ncclConfig_t comm_config(int ranks);
 // Communicators over GPUs 0 .. g - 1 of this process, one a GPU, with
-// `config` (ncclCommInitAll's shape, one group of ncclCommInitRankConfig).
-// Throws gpusort::error naming NCCL's error.
-std::vector<ncclComm_t> init_comms(int g, const ncclConfig_t& config = comm_config());
+// `config` (ncclCommInitAll's shape, one group of ncclCommInitRankConfig),
+// comm_config(g) by default. Throws gpusort::error naming NCCL's error.
+std::vector<ncclComm_t> init_comms(int g, const ncclConfig_t& config);
+std::vector<ncclComm_t> init_comms(int g);
 
 }  // namespace gpusort::multi

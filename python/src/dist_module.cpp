@@ -11,7 +11,7 @@
 // and scratch with the framework's allocator. What it adds:
 //   * NCCL communicators of our own, one per (process group, device) in the
 //     package's cache: a unique id (bytes, broadcast by the caller through
-//     its own group), ncclCommInitRankConfig with gpusort's comm_config()
+//     its own group), ncclCommInitRankConfig with gpusort's comm_config(nranks)
 //     (the exchange's CTAs capped so the sort beside it keeps the SMs),
 //     destroy and abort; a communicator is a Python int (its address);
 //   * one rank's sort of keys or pairs on device memory, two-phase: a size
@@ -162,7 +162,7 @@ NB_MODULE(_gpusort_dist, m) {
             fail(errc::invalid_argument, "rank " + std::to_string(rank) + " of " + std::to_string(nranks));
           ncclUniqueId uid;
           std::memcpy(&uid, id.c_str(), sizeof uid);
-          ncclConfig_t config = gpusort::multi::comm_config();
+          ncclConfig_t config = gpusort::multi::comm_config(nranks);
           ncclComm_t comm = nullptr;
           {
             nb::gil_scoped_release quiet;
@@ -174,7 +174,7 @@ NB_MODULE(_gpusort_dist, m) {
           return reinterpret_cast<std::uintptr_t>(comm);
         },
         nb::arg("unique_id"), nb::arg("nranks"), nb::arg("rank"), nb::arg("device"),
-        "A communicator (its address) of rank `rank` of `nranks` on `device`, with gpusort's comm_config(). "
+        "A communicator (its address) of rank `rank` of `nranks` on `device`, with gpusort's comm_config(nranks). "
         "Every rank must call it with the same id: it waits for all of them.");
   m.def("comm_destroy", [](std::uintptr_t c) {
     nb::gil_scoped_release quiet;

@@ -278,7 +278,7 @@ int cmd_multi_run(int argc, char** argv) {
       cudaGetDeviceCount(&devices);
       cudaSetDevice(devices > 0 ? local % devices : 0);
       ncclComm_t comm;
-      ncclConfig_t config = multi::comm_config();
+      ncclConfig_t config = multi::comm_config(size);
       nccl_ok(ncclCommInitRankConfig(&comm, size, id, rank, &config), "ncclCommInitRankConfig");
       ok = run_jobs(jobs, comm, rank, size);
       ncclCommDestroy(comm);
@@ -316,7 +316,7 @@ int cmd_multi_run(int argc, char** argv) {
   cudaGetDeviceCount(&devices);
   cudaSetDevice(devices > 0 ? local % devices : 0);
   ncclComm_t comm;
-  ncclConfig_t config = multi::comm_config();
+  ncclConfig_t config = multi::comm_config(size);
   nccl_ok(ncclCommInitRankConfig(&comm, size, id, rank, &config), "ncclCommInitRankConfig");
   const bool ok = run_jobs(jobs, comm, rank, size);
   ncclCommDestroy(comm);

@@ -29,13 +29,15 @@ void release_pools_and_comms();
 namespace multi {
 void release_cache() { detail::release_pools_and_comms(); }
 
-ncclConfig_t comm_config() {
+ncclConfig_t comm_config(int ranks) {
   ncclConfig_t c = NCCL_CONFIG_INITIALIZER;
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 17, 0)
-  c.maxCTAs = comm_ctas;
+  c.maxCTAs = comm_ctas_for(ranks);
 #endif
   return c;
 }
+
+std::vector<ncclComm_t> init_comms(int g) { return init_comms(g, comm_config(g)); }
 
 std::vector<ncclComm_t> init_comms(int g, const ncclConfig_t& config) {
   const gpusort::detail::call_context ctx = gpusort::detail::make_context("multi::init_comms", "-", "nccl", 0);

@@ -71,7 +71,7 @@ const char* usage =
     "  (nccl_sortfirst_xN), radix_first (nccl_radixfirst_xN), each asked for run\n"
     "  on the same input. --rounds: the\n"
     "  exchange's rounds (0: the default), each a row (_r<k>) of every form.\n"
-    "  --ctas: the communicators' NCCL maxCTAs (default multi::comm_ctas).\n";
+    "  --ctas: the communicators' NCCL maxCTAs (default multi::comm_ctas_for(N)).\n";
 
 struct no_value {};
 
@@ -354,8 +354,8 @@ int cmd_bench_multi(int argc, char** argv) {
   if (g < 1 || g > devices)
     throw usage_error("--gpus " + std::to_string(g) + ": " + std::to_string(devices) + " GPUs are visible");
   // gpusort's communicator configuration, or --ctas
-  ncclConfig_t config = multi::comm_config();
-  std::string nccl_note = "nccl: multi::comm_config()";
+  ncclConfig_t config = multi::comm_config(g);
+  std::string nccl_note = "nccl: multi::comm_config(" + std::to_string(g) + ")";
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 17, 0)
   if (a.value("ctas")) config.maxCTAs = int(parse_count(*a.value("ctas"), "--ctas"));
   nccl_note += config.maxCTAs == NCCL_CONFIG_UNDEF_INT ? ": NCCL's default CTAs"
