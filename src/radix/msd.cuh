@@ -232,6 +232,8 @@ struct family {
     // keys; LSD mode keeps the ordered bits' histogram
     bool first_done = false;
     if constexpr (key_traits<K>::is_float && sizeof(U) == 8) if (b.class_count) {
+      static_assert(radix_onesweep::key_watch<U>::class_bits == class_codes::class_bits,
+                    "the first histogram counts the class map's classes");
       const U* in = reinterpret_cast<const U*>(p.keys_in);
       const unsigned wide = grid_for(p.n, 256, std::size_t(sms) * 8);
       class_gate_kernel<K><<<1, class_gate::threads, 0, p.stream>>>(in, p.n, digits.pass[0], b.class_ok);

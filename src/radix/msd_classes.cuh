@@ -51,10 +51,7 @@ template <class K, bool NanFold> struct class_pass_key {
   __device__ static bits carry(bits raw) { return radix::digit_map<K>::carry(raw); }
   __device__ static bits uncarry(bits c) { return radix::digit_map<K>::uncarry(c); }
   __device__ unsigned of_carried(bits c) const {
-    bits folded = c;
-    if constexpr (NanFold) folded = digit.fold(c);
-    else folded = c == key_order<K>::minus_zero ? key_order<K>::plus_zero : c;
-    const std::uint64_t o = std::uint64_t(bits(folded ^ digit.flip));
+    const std::uint64_t o = std::uint64_t(digit.template ordered_carried<NanFold>(c));
     return unsigned(mapped_key(o, entry, ok) >> digit.shift) & digit.mask;
   }
   __device__ static bits carried_pad(bits pad) { return radix::digit_map<K>::carry(pad); }
