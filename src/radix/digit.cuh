@@ -94,12 +94,17 @@ template <class K> struct digit_map {
   // as +0.0; with NaNs largest, NaNs as all ones but for the pad nan_pad).
   GPUSORT_HD bits fold(bits t) const {
     if constexpr (traits::is_float) {
-      t = t == key_order<K>::minus_zero ? key_order<K>::plus_zero : t;
+      t = fold_zero(t);
       if (bits(t - nan_lo) > nan_span) t = t == nan_pad ? bits(~flip) : bits(~bits(0));
       return t;
     } else {
       return t;
     }
+  }
+  // The -0.0 fold alone: fold() for an order that ranks NaNs by their bits.
+  GPUSORT_HD static bits fold_zero(bits t) {
+    if constexpr (traits::is_float) return t == key_order<K>::minus_zero ? key_order<K>::plus_zero : t;
+    else return t;
   }
   // Raw key bits -> bits whose unsigned order is the sort order (all bits).
   GPUSORT_HD bits ordered(bits raw) const { return bits(fold(traits::twiddle(raw)) ^ flip); }
@@ -132,9 +137,11 @@ template <class K> struct digit_map {
   GPUSORT_HD unsigned of_carried(bits c) const { return (unsigned(fold(c) >> shift) & mask) ^ carried_xor; }
   // The same for an order known to rank NaNs by their bits (the -0.0 fold
   // alone): the hot passes take it as a compile-time choice (pass_key).
-  GPUSORT_HD unsigned of_carried_by_bits(bits c) const {
-    if constexpr (traits::is_float) c = c == key_order<K>::minus_zero ? key_order<K>::plus_zero : c;
-    return (unsigned(c >> shift) & mask) ^ carried_xor;
+  GPUSORT_HD unsigned of_carried_by_bits(bits c) const { return (unsigned(fold_zero(c) >> shift) & mask) ^ carried_xor; }
+  // The ordered bits of a carried key (fold, then flip), NanFold as pass_key's.
+  template <bool NanFold> GPUSORT_HD bits ordered_carried(bits c) const {
+    if constexpr (NanFold) return bits(fold(c) ^ flip);
+    else return bits(fold_zero(c) ^ flip);
   }
 };
 

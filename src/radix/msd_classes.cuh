@@ -1,10 +1,12 @@
 // radix_msd's class map for doubles, the device side (msd_classes.hpp has
-// the map and the reference for its table). Before the plan, four
-// launches over a sort of doubles in the order's full range:
+// the map and the reference for its table). Before the plan, over a sort
+// of doubles in the order's full range:
 //   gate    one block: whether a sample's first level gains from the map
-//           (class_gate); `ok` says so, and the next three leave where not
-//   count   every key's class (the top 12 ordered bits), in shared counters
-//           a block (a warp's equal classes in one atomic), then globally
+//           (class_gate); `ok` says so, and the next steps' map work is
+//           skipped where not
+//   count   every key's class (the top 12 ordered bits), counted by the
+//           first histogram (onesweep_histogram.cuh: CLASSES) in the same
+//           read as the ordered bits' digits
 //   table   one block: the codes by water-filling (the bisection's sums over
 //           the block), or none (more than 256 classes): `ok` cleared
 //   hist    the top three digits' counts of the mapped key c, in one read:
@@ -49,10 +51,7 @@ template <class K, bool NanFold> struct class_pass_key {
   __device__ static bits carry(bits raw) { return radix::digit_map<K>::carry(raw); }
   __device__ static bits uncarry(bits c) { return radix::digit_map<K>::uncarry(c); }
   __device__ unsigned of_carried(bits c) const {
-    bits folded = c;
-    if constexpr (NanFold) folded = digit.fold(c);
-    else folded = c == key_order<K>::minus_zero ? key_order<K>::plus_zero : c;
-    const std::uint64_t o = std::uint64_t(bits(folded ^ digit.flip));
+    const std::uint64_t o = std::uint64_t(digit.template ordered_carried<NanFold>(c));
     return unsigned(mapped_key(o, entry, ok) >> digit.shift) & digit.mask;
   }
   __device__ static bits carried_pad(bits pad) { return radix::digit_map<K>::carry(pad); }
@@ -111,8 +110,10 @@ __device__ bool block_class_codes(const unsigned long long* c, std::uint16_t* en
   return true;
 }
 
-// The gate: whether the map is worth its two reads of the keys (count and
-// hist, about 1.1 ms for 2^27 doubles on an H100). One block maps a sample
+// The gate: whether the map is worth its work (the class count in the first
+// histogram, the table, and a read of the keys for the mapped histogram:
+// about 1.2 ms for 2^27 doubles on an H100 with the count as a read of its
+// own). One block maps a sample
 // of class_gate::sample keys by the codes of the sample's own classes and
 // compares the largest bucket of the first level, mapped and not: the map
 // pays where the ordered bits' top digit is skewed (normal, [0, 1),
@@ -158,29 +159,6 @@ class_gate_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix
   for (int i = threadIdx.x; i < 2 * 256; i += G::threads) atomicMax(&largest[i / 256], top[i / 256][i % 256]);
   __syncthreads();
   if (threadIdx.x == 0) *ok = largest[1] * G::ratio <= largest[0] ? 1u : 0u;
-}
-
-// Every key's class, counted (count zeroed by the caller), where the gate
-// chose the map.
-template <class K>
-__global__ void __launch_bounds__(256)
-class_count_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix::digit_map<K> digit,
-                   const unsigned* ok, unsigned long long* count) {
-  using C = class_codes;
-  if (*ok == 0) return;  // grid-uniform
-  __shared__ unsigned c[C::classes];
-  for (int i = threadIdx.x; i < C::classes; i += 256) c[i] = 0;
-  __syncthreads();
-  const unsigned lane = threadIdx.x & 31u;
-  for (std::size_t i = std::size_t(blockIdx.x) * 256 + threadIdx.x; i < n; i += std::size_t(gridDim.x) * 256) {
-    const unsigned e = unsigned(std::uint64_t(digit.ordered(keys[i])) >> C::mantissa_bits);
-    // a warp's keys of one class add once (skewed classes would serialise)
-    const unsigned peers = __match_any_sync(__activemask(), e);
-    if (lane == unsigned(__ffs(peers) - 1)) atomicAdd(&c[e], unsigned(__popc(peers)));
-  }
-  __syncthreads();
-  for (int i = threadIdx.x; i < C::classes; i += 256)
-    if (c[i]) atomicAdd(&count[i], static_cast<unsigned long long>(c[i]));
 }
 
 // One block of THREADS: the table from every key's count, where the gate

@@ -50,9 +50,14 @@ template <class K, int MAX_PASSES> struct pass_digits {
 // What the first histogram learns besides the counts, per thread: the
 // ordered keys' span (integers; as maxima of ~ordered and ordered) and
 // whether a key ranks below the one before it.
+// With `classes` (shared counters, radix_msd's class map of doubles): each
+// key's class, its top class_bits ordered bits, counted too (a warp's equal
+// classes in one atomic: skewed classes would serialise).
 template <class U> struct key_watch {
   U not_lo = 0, hi = 0;
   bool unsorted = false;
+  unsigned* classes = nullptr;
+  static constexpr int class_bits = 12;
 };
 
 // Shared counters of one block: [pass][digit] of ordered - base. Chunks of
@@ -78,6 +83,12 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
       if (not_o > watch->not_lo) watch->not_lo = not_o;
       if (o > watch->hi) watch->hi = o;
     }
+    if constexpr (WATCH)
+      if (watch->classes) {  // block-uniform
+        const unsigned e = unsigned(o >> (sizeof(U) * 8 - key_watch<U>::class_bits));
+        const unsigned peers = __match_any_sync(__activemask(), e);
+        if ((threadIdx.x & 31u) == unsigned(__ffs(peers) - 1)) atomicAdd(&watch->classes[e], unsigned(__popc(peers)));
+      }
     const U t = U(o - base);
 #pragma unroll
     for (int p = 0; p < T::max_passes; ++p)
@@ -127,13 +138,26 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
 // false) the first histogram's watch: also find the keys' span (integers)
 // and whether they are sorted; or (SECOND) the offset histogram: the digits
 // of ordered - span->base, every block leaving at once unless span->use.
-template <class T, class K, bool SECOND = false>
+// CLASSES (the first histogram of radix_msd's doubles): where *want, also
+// count every key's class into class_count[4096] (zeroed by the caller),
+// the class map's count (msd_classes.cuh) in the same read.
+template <class T, class K, bool SECOND = false, bool CLASSES = false>
 __global__ void __launch_bounds__(T::hist_threads)
 histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_digits<K, T::max_passes> d,
-                 unsigned* hist, key_span* span = nullptr) {
+                 unsigned* hist, key_span* span = nullptr, unsigned long long* class_count = nullptr,
+                 const unsigned* want = nullptr) {
   using U = typename key_traits<K>::bits;
+  static_assert(!(CLASSES && SECOND), "the classes are counted by the first histogram");
+  constexpr int classes = 1 << key_watch<U>::class_bits;
   __shared__ unsigned counts[T::max_passes * T::bins];
   __shared__ unsigned long long block_span[2];
+  __shared__ unsigned class_counts[CLASSES ? classes : 1];
+  bool by_class = false;
+  if constexpr (CLASSES) {
+    by_class = *want != 0;  // block-uniform
+    if (by_class)
+      for (int i = threadIdx.x; i < classes; i += T::hist_threads) class_counts[i] = 0;
+  }
   U base = 0;
   if constexpr (SECOND) {
     if (!span->use) return;
@@ -152,6 +176,7 @@ histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_di
   bool unsorted = false;
   if (!SECOND && span) {
     key_watch<U> w;
+    if (by_class) w.classes = class_counts;
     count_digits<T, K, !SECOND>(from, at, end, stride, d, counts, T::hist_threads, 0, &w, n);
     if constexpr (radix::pass_key<K>::offsets) {
       atomicMax(&block_span[0], (unsigned long long)w.not_lo);
@@ -169,6 +194,10 @@ histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_di
     }
     if (threadIdx.x == 0 && unsorted) atomicOr(&span->unsorted, 1u);
   }
+  if constexpr (CLASSES)
+    if (by_class)
+      for (int i = threadIdx.x; i < classes; i += T::hist_threads)
+        if (class_counts[i]) atomicAdd(&class_count[i], static_cast<unsigned long long>(class_counts[i]));
   for (int i = threadIdx.x; i < words; i += T::hist_threads) {
     const int p = i / T::bins, b = i % T::bins;
     if (counts[i]) atomicAdd(&hist[(p * portions + portion) * T::bins + b], counts[i]);
