@@ -65,7 +65,7 @@ template <class K, class V, class F> std::unique_ptr<device_sorter<K, V>> by_cub
 template <class K, class V>
 std::unique_ptr<device_sorter<K, V>> make_sorter(const method& m, pivot_rule pivots) {
   if constexpr (is_struct_key<K>) {
-    return make_struct_sorter(m);
+    return make_struct_sorter<K>(m);
   } else {
     switch (m.which) {
       case peer::none:
@@ -154,7 +154,7 @@ template <class K, class V> struct point {
         rep.skipped(label, n(), "the host rows sort library key types only");
         return -1;
       }
-    } else {  // u32f32 runs on the GPU only (struct_key_suite)
+    } else {  // the bench-only keys run on the GPU only (struct_key_suite)
       if (!m.gpu()) {
         if constexpr (narrow_values<V>)
           return time_cpu_sort<K, V>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals);
@@ -401,7 +401,7 @@ template <class K, class V> void run_points(const suite_config& cfg, gpu_timer*&
       point<K, V> p{cfg, gpu, rep, key, value, dist, {}, {}, nullptr, {}, {}, {}};
       p.bdist = &d;
       if constexpr (is_struct_key<K>)
-        p.keys = generate_struct_keys(d.keys, n, cfg.seed);
+        p.keys = generate_struct_keys<K>(d.keys, n, cfg.seed);
       else
         p.keys = harness::generate<K>(d.keys, n, cfg.seed);
       if (d.segmented()) {
@@ -428,7 +428,7 @@ template <class K, class V> void run_points(const suite_config& cfg, gpu_timer*&
 
 template <class K>
 void run_suite(const suite_config& given, gpu_timer*& gpu, reporter& rep) {
-  const suite_config cfg = is_struct_key<K> ? struct_key_suite(given) : given;
+  const suite_config cfg = is_struct_key<K> ? struct_key_suite<K>(given) : given;
   if (!cfg.pairs || cfg.value_bits == 32) return run_points<K, std::uint32_t>(cfg, gpu, rep);
   // u64 values: only the keys built for them, so that the other keys
   // compile no second copy of the suite.
@@ -445,6 +445,8 @@ void run_suite(const suite_config& given, gpu_timer*& gpu, reporter& rep) {
   template void run_suite<K>(const suite_config&, gpu_timer*&, reporter&);
 GPUSORT_FOR_EACH_KEY(GPUSORT_CLI_SUITE)
 GPUSORT_CLI_SUITE(u32f32)
+GPUSORT_CLI_SUITE(u128)
+GPUSORT_CLI_SUITE(i128)
 #undef GPUSORT_CLI_SUITE
 
 }  // namespace gpusort::cli::bench
