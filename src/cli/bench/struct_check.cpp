@@ -10,8 +10,9 @@
 
 namespace gpusort::cli::bench {
 
-template <class K> std::vector<std::uint32_t> struct_key_order(const std::vector<K>& in) {
-  const struct_key_less<K> less{};
+template <class K> std::vector<std::uint32_t> struct_key_order(const std::vector<K>& in, bool peer) {
+  struct_key_less<K> less{};
+  if constexpr (std::is_same_v<K, i64f64>) less.peer = peer;
   std::vector<std::uint32_t> order(in.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = std::uint32_t(i);
   __gnu_parallel::stable_sort(order.begin(), order.end(),
@@ -37,10 +38,11 @@ harness::check verify_struct_keys(const std::vector<K>& in, const std::vector<st
 }
 
 #define GPUSORT_CLI_STRUCT_CHECK(K)                                                                      \
-  template std::vector<std::uint32_t> struct_key_order<K>(const std::vector<K>&);                        \
+  template std::vector<std::uint32_t> struct_key_order<K>(const std::vector<K>&, bool);                  \
   template harness::check verify_struct_keys<K>(const std::vector<K>&, const std::vector<std::uint32_t>&, \
                                                 const std::vector<K>&, const std::vector<std::uint32_t>*);
 GPUSORT_CLI_STRUCT_CHECK(u32f32)
+GPUSORT_CLI_STRUCT_CHECK(i64f64)
 GPUSORT_CLI_STRUCT_CHECK(u128)
 GPUSORT_CLI_STRUCT_CHECK(i128)
 #undef GPUSORT_CLI_STRUCT_CHECK

@@ -59,6 +59,34 @@ class ours_struct_radix final : public device_sorter<u32f32, index32> {
   }
 };
 
+// i64f64 by the decomposer with (ascending, descending), keys or pairs.
+class ours_i64f64 final : public device_sorter<i64f64, index32> {
+ public:
+  std::size_t scratch_bytes(i64f64* keys_in, i64f64* keys_out, index32* vals_in, index32* vals_out,
+                            std::size_t n) override {
+    std::size_t bytes = 0;
+    run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
+    return bytes;
+  }
+  void sort(void* temp, std::size_t temp_bytes, i64f64* keys_in, i64f64* keys_out, index32* vals_in,
+            index32* vals_out, std::size_t n, cudaStream_t stream) override {
+    run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
+  }
+
+ private:
+  static void run(void* temp, std::size_t& bytes, i64f64* keys_in, i64f64* keys_out, index32* vals_in,
+                  index32* vals_out, std::size_t n, cudaStream_t stream) {
+    static constexpr order dirs[] = {order::ascending, order::descending};
+    options opt;
+    opt.stream = stream;
+    if (vals_in)
+      sort_structs_pairs_device(temp, bytes, keys_in, keys_out, vals_in, vals_out, n, id_score_decomposer{}, opt,
+                                dirs);
+    else
+      sort_structs_device(temp, bytes, keys_in, keys_out, n, id_score_decomposer{}, opt, dirs);
+  }
+};
+
 // 128-bit integers: sort_keys and sort_pairs (the record sort of their
 // halves), keys or pairs.
 template <class K> class ours_wide final : public device_sorter<K, index32> {
@@ -97,6 +125,7 @@ bool by_decomposer(const method& m) {
 
 template <class K> suite_config struct_key_suite(const suite_config& cfg) {
   constexpr bool wide = is_wide_key<K>;
+  constexpr bool radix_only = wide || std::is_same_v<K, i64f64>;  // no comparator rows
   suite_config out = cfg;
   out.methods.clear();
   out.dists.clear();
@@ -104,12 +133,13 @@ template <class K> suite_config struct_key_suite(const suite_config& cfg) {
   {
     std::string methods;
     for (const method* m : cfg.methods)
-      if (by_decomposer(*m) || (!wide && !cfg.pairs && by_comparator(*m)))
+      if (by_decomposer(*m) || (!radix_only && !cfg.pairs && by_comparator(*m)))
         out.methods.push_back(m);
       else
         append_item(methods, m->name, ',');
     if (!methods.empty())
       skipped = methods + (wide        ? " (128-bit keys: automatic and the cub_radix peers)"
+                           : radix_only ? " (only automatic and the cub_radix peers, by the decomposer)"
                            : cfg.pairs ? " (pairs: only automatic and the cub_radix peers, by the decomposer)"
                                        : " (only merge_path and cub_merge take the comparator, automatic and "
                                          "cub_radix the decomposer)");
@@ -131,7 +161,11 @@ template <class K> suite_config struct_key_suite(const suite_config& cfg) {
 
 template <class K> std::vector<K> generate_struct_keys(harness::dist d, std::size_t n, std::uint64_t seed) {
   std::vector<K> keys(n);
-  if constexpr (std::is_same_v<K, u32f32>) {
+  if constexpr (std::is_same_v<K, i64f64>) {
+    const auto id = harness::generate<std::int64_t>(d, n, seed);
+    const auto score = harness::generate<double>(d, n, seed ^ 0x9e3779b97f4a7c15ull);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = {id[i], score[i]};
+  } else if constexpr (std::is_same_v<K, u32f32>) {
     const auto major = harness::generate<std::uint32_t>(d, n, seed);
     const auto minor = harness::generate<float>(d, n, seed ^ 0x9e3779b97f4a7c15ull);
     for (std::size_t i = 0; i < n; ++i) keys[i] = {major[i], minor[i]};
@@ -152,6 +186,14 @@ template <class K> std::unique_ptr<device_sorter<K, index32>> make_struct_sorter
       return nullptr;
     }
     if (by_decomposer(m)) return std::make_unique<ours_wide<K>>();
+    return nullptr;
+  } else if constexpr (std::is_same_v<K, i64f64>) {
+    if (m.kind == method_kind::gpu_peer && m.which == peer::cub_radix) {
+      if (m.cub == cub_build::cuda) return make_cub_i64f64_radix<cub_build::cuda>();
+      if constexpr (has_cub_latest) return make_cub_i64f64_radix<cub_build::latest>();
+      return nullptr;
+    }
+    if (by_decomposer(m)) return std::make_unique<ours_i64f64>();
     return nullptr;
   } else {
     if (m.kind == method_kind::gpu_peer && m.which == peer::cub_merge) {
@@ -175,6 +217,7 @@ template <class K> std::unique_ptr<device_sorter<K, index32>> make_struct_sorter
   template std::vector<K> generate_struct_keys<K>(harness::dist, std::size_t, std::uint64_t);          \
   template std::unique_ptr<device_sorter<K, index32>> make_struct_sorter<K>(const method&);
 GPUSORT_CLI_STRUCT_KEY(u32f32)
+GPUSORT_CLI_STRUCT_KEY(i64f64)
 GPUSORT_CLI_STRUCT_KEY(u128)
 GPUSORT_CLI_STRUCT_KEY(i128)
 #undef GPUSORT_CLI_STRUCT_KEY

@@ -139,7 +139,7 @@ template <class K, class V> struct point {
   std::vector<K> out_keys;
   std::vector<V> out_vals;
   // struct keys: the reference permutation, made by the first check
-  mutable std::vector<std::uint32_t> struct_order;
+  mutable std::vector<std::uint32_t> struct_order, peer_order;  // peer_order: checks_peer_order's methods
 
   std::size_t n() const { return keys.size(); }
   const std::vector<V>* vals_or_null() const { return cfg.pairs ? &vals : nullptr; }
@@ -245,11 +245,13 @@ template <class K, class V> struct point {
     const options asc{};
     if (out_keys.size() != n()) return {false, "output has the wrong length"};
     if constexpr (is_struct_key<K>) {
-      if (struct_order.size() != n()) struct_order = struct_key_order(keys);
+      const bool peer = checks_peer_order<K>(m);
+      std::vector<std::uint32_t>& order = peer ? peer_order : struct_order;
+      if (order.size() != n()) order = struct_key_order(keys, peer);
       if constexpr (std::is_same_v<V, std::uint32_t>)
-        return verify_struct_keys(keys, struct_order, out_keys, cfg.pairs ? &out_vals : nullptr);
+        return verify_struct_keys(keys, order, out_keys, cfg.pairs ? &out_vals : nullptr);
       else
-        return verify_struct_keys(keys, struct_order, out_keys);
+        return verify_struct_keys(keys, order, out_keys);
     } else {
       if (bdist->segmented()) {  // each segment on its own
         if (!cfg.pairs) return verify_segmented_keys<K>(keys.data(), out_keys.data(), offsets);
@@ -445,6 +447,7 @@ void run_suite(const suite_config& given, gpu_timer*& gpu, reporter& rep) {
   template void run_suite<K>(const suite_config&, gpu_timer*&, reporter&);
 GPUSORT_FOR_EACH_KEY(GPUSORT_CLI_SUITE)
 GPUSORT_CLI_SUITE(u32f32)
+GPUSORT_CLI_SUITE(i64f64)
 GPUSORT_CLI_SUITE(u128)
 GPUSORT_CLI_SUITE(i128)
 #undef GPUSORT_CLI_SUITE

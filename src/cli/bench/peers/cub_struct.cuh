@@ -1,4 +1,4 @@
-// Peers on the struct key u32f32 (struct_key.hpp): cub::DeviceMergeSort
+// Peers on the struct keys u32f32 and i64f64 (struct_key.hpp): cub::DeviceMergeSort
 // with the comparator merge_path is given, keys only, out of place
 // (StableSortKeysCopy), and cub::DeviceRadixSort with the decomposer that
 // automatic is given, keys or pairs (offset width and CUB build: see
@@ -51,6 +51,28 @@ template <cub_build B> std::unique_ptr<device_sorter<u32f32, std::uint32_t>> mak
   return std::make_unique<cub_struct_radix_sorter<B>>();
 }
 
+// i64f64 by the decomposer (id, score), both ascending: CUB's decomposer
+// has one direction for every member.
+template <cub_build B>
+class cub_i64f64_radix_sorter final : public cub_sorter<i64f64, std::uint32_t, B, cub_i64f64_radix_sorter<B>> {
+ public:
+  template <class N>
+  static void call(void* temp, std::size_t& bytes, i64f64* keys_in, i64f64* keys_out, std::uint32_t* vals_in,
+                   std::uint32_t* vals_out, N n, cudaStream_t stream) {
+    if (vals_in)
+      cuda_check(cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, vals_in, vals_out, n,
+                                                 id_score_decomposer{}, stream),
+                 "cub::DeviceRadixSort::SortPairs (decomposer)");
+    else
+      cuda_check(cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, n, id_score_decomposer{}, stream),
+                 "cub::DeviceRadixSort::SortKeys (decomposer)");
+  }
+};
+
+template <cub_build B> std::unique_ptr<device_sorter<i64f64, std::uint32_t>> make_cub_i64f64_radix() {
+  return std::make_unique<cub_i64f64_radix_sorter<B>>();
+}
+
 }  // namespace gpusort::cli::bench
 
 // One unit per CUB build; the key and value of the generated unit's name
@@ -59,4 +81,6 @@ template <cub_build B> std::unique_ptr<device_sorter<u32f32, std::uint32_t>> mak
   template std::unique_ptr<gpusort::cli::bench::device_sorter<gpusort::cli::bench::u32f32, std::uint32_t>> \
   gpusort::cli::bench::make_cub_struct<GPUSORT_CLI_THIS_CUB>();                                            \
   template std::unique_ptr<gpusort::cli::bench::device_sorter<gpusort::cli::bench::u32f32, std::uint32_t>> \
-  gpusort::cli::bench::make_cub_struct_radix<GPUSORT_CLI_THIS_CUB>();
+  gpusort::cli::bench::make_cub_struct_radix<GPUSORT_CLI_THIS_CUB>();                                      \
+  template std::unique_ptr<gpusort::cli::bench::device_sorter<gpusort::cli::bench::i64f64, std::uint32_t>> \
+  gpusort::cli::bench::make_cub_i64f64_radix<GPUSORT_CLI_THIS_CUB>();
