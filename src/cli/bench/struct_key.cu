@@ -33,57 +33,36 @@ class ours_struct final : public device_sorter<u32f32, index32> {
   }
 };
 
-// The decomposer's radix sort (sort_structs_device), keys or pairs.
-class ours_struct_radix final : public device_sorter<u32f32, index32> {
+// The decomposer's radix sort (sort_structs_device), keys or pairs, the
+// members in the directions of the key (nullptr: all ascending).
+template <class K> const order* member_directions() { return nullptr; }
+template <> const order* member_directions<i64f64>() {
+  static constexpr order dirs[] = {order::ascending, order::descending};
+  return dirs;
+}
+
+template <class K, class Decomposer> class ours_struct_radix final : public device_sorter<K, index32> {
  public:
-  std::size_t scratch_bytes(u32f32* keys_in, u32f32* keys_out, index32* vals_in, index32* vals_out,
-                            std::size_t n) override {
+  std::size_t scratch_bytes(K* keys_in, K* keys_out, index32* vals_in, index32* vals_out, std::size_t n) override {
     std::size_t bytes = 0;
     run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
     return bytes;
   }
-  void sort(void* temp, std::size_t temp_bytes, u32f32* keys_in, u32f32* keys_out, index32* vals_in,
-            index32* vals_out, std::size_t n, cudaStream_t stream) override {
+  void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, index32* vals_in, index32* vals_out,
+            std::size_t n, cudaStream_t stream) override {
     run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
   }
 
  private:
-  static void run(void* temp, std::size_t& bytes, u32f32* keys_in, u32f32* keys_out, index32* vals_in,
-                  index32* vals_out, std::size_t n, cudaStream_t stream) {
+  static void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, index32* vals_in, index32* vals_out,
+                  std::size_t n, cudaStream_t stream) {
     options opt;
     opt.stream = stream;
     if (vals_in)
-      sort_structs_pairs_device(temp, bytes, keys_in, keys_out, vals_in, vals_out, n, major_minor_decomposer{}, opt);
+      sort_structs_pairs_device(temp, bytes, keys_in, keys_out, vals_in, vals_out, n, Decomposer{}, opt,
+                                member_directions<K>());
     else
-      sort_structs_device(temp, bytes, keys_in, keys_out, n, major_minor_decomposer{}, opt);
-  }
-};
-
-// i64f64 by the decomposer with (ascending, descending), keys or pairs.
-class ours_i64f64 final : public device_sorter<i64f64, index32> {
- public:
-  std::size_t scratch_bytes(i64f64* keys_in, i64f64* keys_out, index32* vals_in, index32* vals_out,
-                            std::size_t n) override {
-    std::size_t bytes = 0;
-    run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
-    return bytes;
-  }
-  void sort(void* temp, std::size_t temp_bytes, i64f64* keys_in, i64f64* keys_out, index32* vals_in,
-            index32* vals_out, std::size_t n, cudaStream_t stream) override {
-    run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
-  }
-
- private:
-  static void run(void* temp, std::size_t& bytes, i64f64* keys_in, i64f64* keys_out, index32* vals_in,
-                  index32* vals_out, std::size_t n, cudaStream_t stream) {
-    static constexpr order dirs[] = {order::ascending, order::descending};
-    options opt;
-    opt.stream = stream;
-    if (vals_in)
-      sort_structs_pairs_device(temp, bytes, keys_in, keys_out, vals_in, vals_out, n, id_score_decomposer{}, opt,
-                                dirs);
-    else
-      sort_structs_device(temp, bytes, keys_in, keys_out, n, id_score_decomposer{}, opt, dirs);
+      sort_structs_device(temp, bytes, keys_in, keys_out, n, Decomposer{}, opt, member_directions<K>());
   }
 };
 
@@ -193,7 +172,7 @@ template <class K> std::unique_ptr<device_sorter<K, index32>> make_struct_sorter
       if constexpr (has_cub_latest) return make_cub_i64f64_radix<cub_build::latest>();
       return nullptr;
     }
-    if (by_decomposer(m)) return std::make_unique<ours_i64f64>();
+    if (by_decomposer(m)) return std::make_unique<ours_struct_radix<i64f64, id_score_decomposer>>();
     return nullptr;
   } else {
     if (m.kind == method_kind::gpu_peer && m.which == peer::cub_merge) {
@@ -206,7 +185,7 @@ template <class K> std::unique_ptr<device_sorter<K, index32>> make_struct_sorter
       if constexpr (has_cub_latest) return make_cub_struct_radix<cub_build::latest>();
       return nullptr;
     }
-    if (by_decomposer(m)) return std::make_unique<ours_struct_radix>();
+    if (by_decomposer(m)) return std::make_unique<ours_struct_radix<u32f32, major_minor_decomposer>>();
     if (by_comparator(m)) return std::make_unique<ours_struct>();
     return nullptr;
   }
