@@ -13,9 +13,7 @@
 
 namespace gpusort::detail {
 
-namespace {
-
-void check_wide(const call_context& ctx, const void* keys_in, const void* keys_out, const void* vals_in,
+void check_wide_call(const call_context& ctx, const void* keys_in, const void* keys_out, const void* vals_in,
                 const void* vals_out, std::size_t val_size, std::size_t n, const options& opt) {
   if (opt.begin_bit != 0 || (opt.end_bit != -1 && opt.end_bit != 128))
     ctx.fail(errc::invalid_argument, "a bit range of 128-bit keys ([" + std::to_string(opt.begin_bit) + ", " +
@@ -27,15 +25,13 @@ void check_wide(const call_context& ctx, const void* keys_in, const void* keys_o
     ctx.fail(errc::invalid_argument, "128-bit keys not aligned to 8 bytes");
 }
 
-}  // namespace
-
 void sort_wide_device(void* temp, std::size_t* temp_bytes, bool is_signed, const void* keys_in, void* keys_out,
                       const void* vals_in, void* vals_out, std::size_t val_size, std::size_t n, const options& opt,
                       const char* op) {
   const call_context ctx =
       make_context(op, is_signed ? "i128" : "u128", "radix", n, temp && temp_bytes ? *temp_bytes : 0);
   if (!temp_bytes) ctx.fail(errc::invalid_argument, "temp_bytes is null");
-  check_wide(ctx, keys_in, keys_out, vals_in, vals_out, val_size, n, opt);
+  check_wide_call(ctx, keys_in, keys_out, vals_in, vals_out, val_size, n, opt);
   key_column fields[2];
   wide_fields(is_signed, keys_in, opt.direction, fields);
   sort_records_device(temp, *temp_bytes, keys_in, keys_out, 16, fields, 2, n, vals_in, vals_out, val_size, opt);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <gpusort/columns.hpp>
+#include <gpusort/detail/core/context.hpp>
 
 #include <bit>
 #include <cstddef>
@@ -25,5 +26,10 @@ inline void wide_fields(bool is_signed, const void* first, order dir, key_column
   out[0] = key_column{is_signed ? key_type::i64 : key_type::u64, p + 8, dir, 16};
   out[1] = key_column{key_type::u64, p, dir, 16};
 }
+
+// The checks every 128-bit call makes first (wide.cpp): no bit range, no
+// null pointer with n > 0, keys aligned to 8 bytes.
+void check_wide_call(const call_context& ctx, const void* keys_in, const void* keys_out, const void* vals_in,
+                     const void* vals_out, std::size_t val_size, std::size_t n, const options& opt);
 
 }  // namespace gpusort::detail
