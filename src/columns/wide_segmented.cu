@@ -3,8 +3,9 @@
 // __int128): the record sort of wide.cpp with the segment as the first key.
 //
 //   1. tag    every key with its segment's begin offset (clamped to [0, n]);
-//             keys outside every segment with all ones, so that they sort
-//             after every segment's
+//             keys outside every segment with n, which no segment with keys
+//             begins at, so that they sort after every segment's and the
+//             tags vary in log2(n) bits at most
 //   2. sort   the stable permutation by (tag, high half, low half): the
 //             tag ascending, the halves in opt.direction (columns.hpp's
 //             sort by columns: the tag's bits less its minimum, so few
@@ -37,8 +38,6 @@ namespace gpusort::detail {
 
 namespace {
 
-constexpr unsigned long long outside = ~0ull;
-
 // Offset o of a segment, clamped to [0, n].
 template <class O> __device__ unsigned long long clamp_offset(O o, std::size_t n) {
   if constexpr (std::is_signed_v<O>)
@@ -46,8 +45,13 @@ template <class O> __device__ unsigned long long clamp_offset(O o, std::size_t n
   return static_cast<unsigned long long>(o) < n ? static_cast<unsigned long long>(o) : n;
 }
 
-// 1. tag[p] = begin of p's segment (tag pre-filled with `outside`); a block
-// a segment at a time.
+// tag[p] = n: outside every segment, until tag_kernel says otherwise.
+__global__ void outside_tag_kernel(unsigned long long* tag, std::size_t n) {
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < n; p += std::size_t(gridDim.x) * blockDim.x)
+    tag[p] = n;
+}
+
+// 1. tag[p] = begin of p's segment; a block a segment at a time.
 template <class O>
 __global__ void tag_kernel(const O* begin, const O* end, std::size_t num_segments, std::size_t n,
                            unsigned long long* tag) {
@@ -60,7 +64,7 @@ __global__ void tag_kernel(const O* begin, const O* end, std::size_t num_segment
 // flag[p] = 1 where p is outside every segment.
 __global__ void outside_kernel(const unsigned long long* tag, std::size_t n, unsigned long long* flag) {
   for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < n; p += std::size_t(gridDim.x) * blockDim.x)
-    flag[p] = tag[p] == outside ? 1ull : 0ull;
+    flag[p] = tag[p] == n ? 1ull : 0ull;
 }
 
 // 3. out[j + gaps[t]] = in[perm[j]] for the keys and the values (V: a word
@@ -72,7 +76,7 @@ __global__ void place_kernel(const I* perm, const unsigned long long* tag, const
   for (std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; j < n; j += std::size_t(gridDim.x) * blockDim.x) {
     const std::size_t from = std::size_t(perm[j]);
     const unsigned long long t = tag[from];
-    if (t == outside) continue;  // not written
+    if (t == n) continue;  // outside every segment: not written
     const std::size_t to = j + std::size_t(gaps[t]);
     keys_out[to] = keys_in[from];
     if (vals_out) {
@@ -161,7 +165,8 @@ void segmented_sort_wide_device(void* temp, std::size_t* temp_bytes, bool is_sig
     sort_by_columns_device(nullptr, inner_bytes, cols, 3, n, sizing ? stand_in<void>(2) : perm, ib, opt);
     void* inner_temp = L.take<std::uint8_t>(inner_bytes);
     if (sizing || n == 0) return L.bytes();
-    ctx.check(cudaMemsetAsync(tag, 0xFF, n * sizeof(unsigned long long), opt.stream), "cudaMemsetAsync(tags)");
+    outside_tag_kernel<<<grid_for(n, 256), 256, 0, opt.stream>>>(tag, n);
+    ctx.check_launch("segmented 128-bit tags");
     if (num_segments > 0) {
       if (offset_bytes == 4) launch_tags<std::uint32_t>(ctx, begin_offsets, end_offsets, num_segments, n, tag, opt.stream);
       else if (offset_bytes == -4) launch_tags<std::int32_t>(ctx, begin_offsets, end_offsets, num_segments, n, tag, opt.stream);
