@@ -98,25 +98,23 @@ void place(const call_context& ctx, const void* perm, const unsigned long long* 
   ctx.check_launch("segmented 128-bit place");
 }
 
-// The values' word: their width where the arrays are aligned to it, else bytes.
+// The values as payload_of<val_size> where they travel as a payload (a
+// payload width, both arrays aligned to it), else byte by byte (one byte
+// values too: the same thing).
 template <class I>
 void place_any(const call_context& ctx, const void* perm, const unsigned long long* tag, const unsigned long long* gaps,
                std::size_t n, const void* keys_in, void* keys_out, const void* vals_in, void* vals_out,
                std::size_t val_size, cudaStream_t s) {
-  const auto aligned = [&](std::size_t w) {
-    return reinterpret_cast<std::uintptr_t>(vals_in) % w == 0 && reinterpret_cast<std::uintptr_t>(vals_out) % w == 0;
+  const auto as = [&](auto word) {
+    place<I, decltype(word)>(ctx, perm, tag, gaps, n, keys_in, keys_out, vals_in, vals_out, val_size, s);
   };
-  if (val_size == 2 && aligned(2))
-    place<I, std::uint16_t>(ctx, perm, tag, gaps, n, keys_in, keys_out, vals_in, vals_out, val_size, s);
-  else if (val_size == 4 && aligned(4))
-    place<I, std::uint32_t>(ctx, perm, tag, gaps, n, keys_in, keys_out, vals_in, vals_out, val_size, s);
-  else if (val_size == 8 && aligned(8))
-    place<I, std::uint64_t>(ctx, perm, tag, gaps, n, keys_in, keys_out, vals_in, vals_out, val_size, s);
-  else if (val_size == 16 && aligned(16))
-    place<I, payload16>(ctx, perm, tag, gaps, n, keys_in, keys_out, vals_in, vals_out, val_size, s);
-  else  // none, one byte, or unaligned
+  if (val_size <= 1 || !travels_as_payload(val_size, vals_in, vals_out))  // none, bytes, or unaligned
     place<I, unsigned char>(ctx, perm, tag, gaps, n, keys_in, keys_out, vals_in, val_size ? vals_out : nullptr,
                             val_size, s);
+  else if (val_size == 2) as(payload_of<2>::type{});
+  else if (val_size == 4) as(payload_of<4>::type{});
+  else if (val_size == 8) as(payload_of<8>::type{});
+  else as(payload_of<16>::type{});
 }
 
 template <class O>
