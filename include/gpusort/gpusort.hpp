@@ -110,22 +110,47 @@ template <class K> constexpr void check_key() {
   static_assert(is_key<std::remove_cv_t<K>>::value,
                 "gpusort: keys must be u8..u64, i8..i64, __half, __nv_bfloat16, float or double");
 }
+
+// 128-bit integer keys: sort_keys, sort_pairs and the segmented sorts
+// (src/columns/wide.cpp, wide_segmented.cu, detail/wide_key.hpp), as
+// records of their two 64-bit halves.
+template <class K>
+inline constexpr bool is_wide_int =
+    std::is_same_v<std::remove_cv_t<K>, unsigned __int128> || std::is_same_v<std::remove_cv_t<K>, __int128>;
+template <class K> inline constexpr bool is_signed_wide = std::is_same_v<std::remove_cv_t<K>, __int128>;
+void sort_wide_device(void* temp, std::size_t* temp_bytes, bool is_signed, const void* keys_in, void* keys_out,
+                      const void* vals_in, void* vals_out, std::size_t val_size, std::size_t n, const options& opt,
+                      const char* op);
+void sort_wide_device_alloc(bool is_signed, const void* keys_in, void* keys_out, const void* vals_in, void* vals_out,
+                            std::size_t val_size, std::size_t n, const options& opt, const char* op);
 }  // namespace detail
 
 // ---- keys ------------------------------------------------------------------
 
 // Two-phase form: with temp == nullptr, sets temp_bytes and returns.
+// K may also be unsigned __int128 or __int128 (here and in sort_pairs):
+// stable, by radix over the two 64-bit halves, the whole key (a bit range
+// is refused) and opt.algo not applying.
 template <class K>
 void sort_keys(void* temp, std::size_t& temp_bytes, const K* in, K* out, std::size_t n,
                const options& opt = {}) {
-  detail::check_key<K>();
-  detail::sort_device<K>(temp, &temp_bytes, in, out, nullptr, nullptr, 0, n, opt, "sort_keys");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::sort_wide_device(temp, &temp_bytes, detail::is_signed_wide<K>, in, out, nullptr, nullptr, 0, n, opt,
+                             "sort_keys");
+  } else {
+    detail::check_key<K>();
+    detail::sort_device<K>(temp, &temp_bytes, in, out, nullptr, nullptr, 0, n, opt, "sort_keys");
+  }
 }
 // Allocates its scratch with cudaMallocAsync on opt.stream.
 template <class K>
 void sort_keys(const K* in, K* out, std::size_t n, const options& opt = {}) {
-  detail::check_key<K>();
-  detail::sort_device_alloc<K>(in, out, nullptr, nullptr, 0, n, opt, "sort_keys");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::sort_wide_device_alloc(detail::is_signed_wide<K>, in, out, nullptr, nullptr, 0, n, opt, "sort_keys");
+  } else {
+    detail::check_key<K>();
+    detail::sort_device_alloc<K>(in, out, nullptr, nullptr, 0, n, opt, "sort_keys");
+  }
 }
 // In place.
 template <class K> void sort_keys(K* data, std::size_t n, const options& opt = {}) {
@@ -141,18 +166,28 @@ void sort_keys(void* temp, std::size_t& temp_bytes, K* data, std::size_t n, cons
 template <class K, class V>
 void sort_pairs(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out,
                 const V* vals_in, V* vals_out, std::size_t n, const options& opt = {}) {
-  detail::check_key<K>();
   detail::check_value<V>();
-  detail::sort_device<K>(temp, &temp_bytes, keys_in, keys_out, vals_in, vals_out, sizeof(V), n,
-                         opt, "sort_pairs");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::sort_wide_device(temp, &temp_bytes, detail::is_signed_wide<K>, keys_in, keys_out, vals_in, vals_out,
+                             sizeof(V), n, opt, "sort_pairs");
+  } else {
+    detail::check_key<K>();
+    detail::sort_device<K>(temp, &temp_bytes, keys_in, keys_out, vals_in, vals_out, sizeof(V), n,
+                           opt, "sort_pairs");
+  }
 }
 template <class K, class V>
 void sort_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, std::size_t n,
                 const options& opt = {}) {
-  detail::check_key<K>();
   detail::check_value<V>();
-  detail::sort_device_alloc<K>(keys_in, keys_out, vals_in, vals_out, sizeof(V), n, opt,
-                               "sort_pairs");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::sort_wide_device_alloc(detail::is_signed_wide<K>, keys_in, keys_out, vals_in, vals_out, sizeof(V), n,
+                                   opt, "sort_pairs");
+  } else {
+    detail::check_key<K>();
+    detail::sort_device_alloc<K>(keys_in, keys_out, vals_in, vals_out, sizeof(V), n, opt,
+                                 "sort_pairs");
+  }
 }
 template <class K, class V>
 void sort_pairs(K* keys, V* vals, std::size_t n, const options& opt = {}) {
@@ -177,6 +212,8 @@ void sort_pairs(void* temp, std::size_t& temp_bytes, K* keys, V* vals, std::size
 // options' direction and bit range apply to every segment (opt.algo is
 // ignored). No host synchronisation: the call can be captured in a CUDA
 // graph. In-place calls (in == out) stage a copy of the input in scratch.
+// K may also be unsigned __int128 or __int128: the whole key (a bit range
+// is refused), by radix over the segment and the key's halves.
 namespace detail {
 template <class K>
 void segmented_sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out,
@@ -190,6 +227,14 @@ void segmented_sort_device_alloc(const K* keys_in, K* keys_out, const void* vals
                                  std::size_t num_segments, const void* begin_offsets,
                                  const void* end_offsets, int offset_bytes, const options& opt,
                                  const char* op);
+void segmented_sort_wide_device(void* temp, std::size_t* temp_bytes, bool is_signed, const void* keys_in,
+                                void* keys_out, const void* vals_in, void* vals_out, std::size_t val_size,
+                                std::size_t n, std::size_t num_segments, const void* begin_offsets,
+                                const void* end_offsets, int offset_bytes, const options& opt, const char* op);
+void segmented_sort_wide_device_alloc(bool is_signed, const void* keys_in, void* keys_out, const void* vals_in,
+                                      void* vals_out, std::size_t val_size, std::size_t n, std::size_t num_segments,
+                                      const void* begin_offsets, const void* end_offsets, int offset_bytes,
+                                      const options& opt, const char* op);
 template <class O> constexpr int check_offset() {
   static_assert(std::is_integral_v<O> && (sizeof(O) == 4 || sizeof(O) == 8),
                 "gpusort: segment offsets must be 32- or 64-bit integers");
@@ -201,10 +246,16 @@ template <class K, class O>
 void segmented_sort_keys(void* temp, std::size_t& temp_bytes, const K* in, K* out, std::size_t n,
                          std::size_t num_segments, const O* begin_offsets, const O* end_offsets,
                          const options& opt = {}) {
-  detail::check_key<K>();
-  detail::segmented_sort_device<K>(temp, &temp_bytes, in, out, nullptr, nullptr, 0, n, num_segments,
-                                   begin_offsets, end_offsets, detail::check_offset<O>(), opt,
-                                   "segmented_sort_keys");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::segmented_sort_wide_device(temp, &temp_bytes, detail::is_signed_wide<K>, in, out, nullptr, nullptr, 0, n,
+                                       num_segments, begin_offsets, end_offsets, detail::check_offset<O>(), opt,
+                                       "segmented_sort_keys");
+  } else {
+    detail::check_key<K>();
+    detail::segmented_sort_device<K>(temp, &temp_bytes, in, out, nullptr, nullptr, 0, n, num_segments,
+                                     begin_offsets, end_offsets, detail::check_offset<O>(), opt,
+                                     "segmented_sort_keys");
+  }
 }
 template <class K, class O>
 void segmented_sort_keys(void* temp, std::size_t& temp_bytes, const K* in, K* out, std::size_t n,
@@ -214,10 +265,16 @@ void segmented_sort_keys(void* temp, std::size_t& temp_bytes, const K* in, K* ou
 template <class K, class O>
 void segmented_sort_keys(const K* in, K* out, std::size_t n, std::size_t num_segments,
                          const O* begin_offsets, const O* end_offsets, const options& opt = {}) {
-  detail::check_key<K>();
-  detail::segmented_sort_device_alloc<K>(in, out, nullptr, nullptr, 0, n, num_segments,
-                                         begin_offsets, end_offsets, detail::check_offset<O>(), opt,
-                                         "segmented_sort_keys");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::segmented_sort_wide_device_alloc(detail::is_signed_wide<K>, in, out, nullptr, nullptr, 0, n,
+                                             num_segments, begin_offsets, end_offsets, detail::check_offset<O>(),
+                                             opt, "segmented_sort_keys");
+  } else {
+    detail::check_key<K>();
+    detail::segmented_sort_device_alloc<K>(in, out, nullptr, nullptr, 0, n, num_segments,
+                                           begin_offsets, end_offsets, detail::check_offset<O>(), opt,
+                                           "segmented_sort_keys");
+  }
 }
 template <class K, class O>
 void segmented_sort_keys(const K* in, K* out, std::size_t n, std::size_t num_segments,
@@ -229,11 +286,17 @@ template <class K, class V, class O>
 void segmented_sort_pairs(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out,
                           const V* vals_in, V* vals_out, std::size_t n, std::size_t num_segments,
                           const O* begin_offsets, const O* end_offsets, const options& opt = {}) {
-  detail::check_key<K>();
   detail::check_value<V>();
-  detail::segmented_sort_device<K>(temp, &temp_bytes, keys_in, keys_out, vals_in, vals_out,
-                                   sizeof(V), n, num_segments, begin_offsets, end_offsets,
-                                   detail::check_offset<O>(), opt, "segmented_sort_pairs");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::segmented_sort_wide_device(temp, &temp_bytes, detail::is_signed_wide<K>, keys_in, keys_out, vals_in,
+                                       vals_out, sizeof(V), n, num_segments, begin_offsets, end_offsets,
+                                       detail::check_offset<O>(), opt, "segmented_sort_pairs");
+  } else {
+    detail::check_key<K>();
+    detail::segmented_sort_device<K>(temp, &temp_bytes, keys_in, keys_out, vals_in, vals_out,
+                                     sizeof(V), n, num_segments, begin_offsets, end_offsets,
+                                     detail::check_offset<O>(), opt, "segmented_sort_pairs");
+  }
 }
 template <class K, class V, class O>
 void segmented_sort_pairs(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out,
@@ -246,11 +309,17 @@ template <class K, class V, class O>
 void segmented_sort_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out,
                           std::size_t n, std::size_t num_segments, const O* begin_offsets,
                           const O* end_offsets, const options& opt = {}) {
-  detail::check_key<K>();
   detail::check_value<V>();
-  detail::segmented_sort_device_alloc<K>(keys_in, keys_out, vals_in, vals_out, sizeof(V), n,
-                                         num_segments, begin_offsets, end_offsets,
-                                         detail::check_offset<O>(), opt, "segmented_sort_pairs");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::segmented_sort_wide_device_alloc(detail::is_signed_wide<K>, keys_in, keys_out, vals_in, vals_out,
+                                             sizeof(V), n, num_segments, begin_offsets, end_offsets,
+                                             detail::check_offset<O>(), opt, "segmented_sort_pairs");
+  } else {
+    detail::check_key<K>();
+    detail::segmented_sort_device_alloc<K>(keys_in, keys_out, vals_in, vals_out, sizeof(V), n,
+                                           num_segments, begin_offsets, end_offsets,
+                                           detail::check_offset<O>(), opt, "segmented_sort_pairs");
+  }
 }
 template <class K, class V, class O>
 void segmented_sort_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out,

@@ -18,6 +18,8 @@
 // in the size query already. Indices are int32/uint32 (n <= 2^32) or
 // int64/uint64.
 // No host synchronisation: every call can be captured in a CUDA graph.
+// The one-array calls also take unsigned __int128 and __int128 keys, by a
+// whole stable radix sort of them (wide_topk.cu: not a selection).
 // Builds limited with GPUSORT_KEYS need the u64 units too (the winners'
 // indices are sorted as u64 keys).
 #pragma once
@@ -63,6 +65,13 @@ void segmented_topk_device_alloc(const K* keys_in, K* keys_out, void* idx_out, i
                                  std::size_t num_segments, const void* begin, const void* end,
                                  int offset_bytes, std::size_t row_len, std::size_t k,
                                  const topk_options& opt, const char* op);
+// 128-bit integer keys (src/columns/wide_topk.cu): one array only.
+void topk_wide_device(void* temp, std::size_t* temp_bytes, bool is_signed, const void* keys_in, void* keys_out,
+                      void* idx_out, int index_bytes, const void* vals_in, void* vals_out, std::size_t val_size,
+                      std::size_t n, std::size_t k, const topk_options& opt, const char* op);
+void topk_wide_device_alloc(bool is_signed, const void* keys_in, void* keys_out, void* idx_out, int index_bytes,
+                            const void* vals_in, void* vals_out, std::size_t val_size, std::size_t n, std::size_t k,
+                            const topk_options& opt, const char* op);
 template <class I> constexpr int check_index() {
   static_assert(std::is_integral_v<I> && (sizeof(I) == 4 || sizeof(I) == 8),
                 "gpusort: top-k indices must be 32- or 64-bit integers");
@@ -80,30 +89,50 @@ template <class K> constexpr void check_topk_key() {
 template <class K>
 void topk_keys(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, std::size_t n,
                std::size_t k, const topk_options& opt = {}) {
-  detail::check_topk_key<K>();
-  detail::topk_device<K>(temp, &temp_bytes, keys_in, keys_out, nullptr, 0, nullptr, nullptr, 0, n, k, opt,
-                         "topk_keys");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::topk_wide_device(temp, &temp_bytes, detail::is_signed_wide<K>, keys_in, keys_out, nullptr, 0, nullptr,
+                             nullptr, 0, n, k, opt, "topk_keys");
+  } else {
+    detail::check_topk_key<K>();
+    detail::topk_device<K>(temp, &temp_bytes, keys_in, keys_out, nullptr, 0, nullptr, nullptr, 0, n, k, opt,
+                           "topk_keys");
+  }
 }
 template <class K>
 void topk_keys(const K* keys_in, K* keys_out, std::size_t n, std::size_t k, const topk_options& opt = {}) {
-  detail::check_topk_key<K>();
-  detail::topk_device_alloc<K>(keys_in, keys_out, nullptr, 0, nullptr, nullptr, 0, n, k, opt, "topk_keys");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::topk_wide_device_alloc(detail::is_signed_wide<K>, keys_in, keys_out, nullptr, 0, nullptr, nullptr, 0, n, k,
+                                   opt, "topk_keys");
+  } else {
+    detail::check_topk_key<K>();
+    detail::topk_device_alloc<K>(keys_in, keys_out, nullptr, 0, nullptr, nullptr, 0, n, k, opt, "topk_keys");
+  }
 }
 
 // The k best keys and their input indices (as torch.topk).
 template <class K, class I>
 void topk_indices(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, I* indices_out,
                   std::size_t n, std::size_t k, const topk_options& opt = {}) {
-  detail::check_topk_key<K>();
-  detail::topk_device<K>(temp, &temp_bytes, keys_in, keys_out, indices_out, detail::check_index<I>(), nullptr,
-                         nullptr, 0, n, k, opt, "topk_indices");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::topk_wide_device(temp, &temp_bytes, detail::is_signed_wide<K>, keys_in, keys_out, indices_out,
+                             detail::check_index<I>(), nullptr, nullptr, 0, n, k, opt, "topk_indices");
+  } else {
+    detail::check_topk_key<K>();
+    detail::topk_device<K>(temp, &temp_bytes, keys_in, keys_out, indices_out, detail::check_index<I>(), nullptr,
+                           nullptr, 0, n, k, opt, "topk_indices");
+  }
 }
 template <class K, class I>
 void topk_indices(const K* keys_in, K* keys_out, I* indices_out, std::size_t n, std::size_t k,
                   const topk_options& opt = {}) {
-  detail::check_topk_key<K>();
-  detail::topk_device_alloc<K>(keys_in, keys_out, indices_out, detail::check_index<I>(), nullptr, nullptr, 0, n, k,
-                               opt, "topk_indices");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::topk_wide_device_alloc(detail::is_signed_wide<K>, keys_in, keys_out, indices_out, detail::check_index<I>(),
+                                   nullptr, nullptr, 0, n, k, opt, "topk_indices");
+  } else {
+    detail::check_topk_key<K>();
+    detail::topk_device_alloc<K>(keys_in, keys_out, indices_out, detail::check_index<I>(), nullptr, nullptr, 0, n, k,
+                                 opt, "topk_indices");
+  }
 }
 
 // The k best keys and the values that go with them (any trivially copyable
@@ -111,18 +140,28 @@ void topk_indices(const K* keys_in, K* keys_out, I* indices_out, std::size_t n, 
 template <class K, class V>
 void topk_pairs(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, const V* vals_in,
                 V* vals_out, std::size_t n, std::size_t k, const topk_options& opt = {}) {
-  detail::check_topk_key<K>();
   static_assert(std::is_trivially_copyable_v<V> && sizeof(V) <= 16, "gpusort: values of 1 to 16 bytes");
-  detail::topk_device<K>(temp, &temp_bytes, keys_in, keys_out, nullptr, 0, vals_in, vals_out, sizeof(V), n, k, opt,
-                         "topk_pairs");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::topk_wide_device(temp, &temp_bytes, detail::is_signed_wide<K>, keys_in, keys_out, nullptr, 0, vals_in,
+                             vals_out, sizeof(V), n, k, opt, "topk_pairs");
+  } else {
+    detail::check_topk_key<K>();
+    detail::topk_device<K>(temp, &temp_bytes, keys_in, keys_out, nullptr, 0, vals_in, vals_out, sizeof(V), n, k, opt,
+                           "topk_pairs");
+  }
 }
 template <class K, class V>
 void topk_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, std::size_t n, std::size_t k,
                 const topk_options& opt = {}) {
-  detail::check_topk_key<K>();
   static_assert(std::is_trivially_copyable_v<V> && sizeof(V) <= 16, "gpusort: values of 1 to 16 bytes");
-  detail::topk_device_alloc<K>(keys_in, keys_out, nullptr, 0, vals_in, vals_out, sizeof(V), n, k, opt,
-                               "topk_pairs");
+  if constexpr (detail::is_wide_int<K>) {
+    detail::topk_wide_device_alloc(detail::is_signed_wide<K>, keys_in, keys_out, nullptr, 0, vals_in, vals_out,
+                                   sizeof(V), n, k, opt, "topk_pairs");
+  } else {
+    detail::check_topk_key<K>();
+    detail::topk_device_alloc<K>(keys_in, keys_out, nullptr, 0, vals_in, vals_out, sizeof(V), n, k, opt,
+                                 "topk_pairs");
+  }
 }
 
 // ---- rows and segments -------------------------------------------------------

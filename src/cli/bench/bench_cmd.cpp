@@ -46,7 +46,10 @@ const char* bench_usage =
     "             u32f32: struct {u32 major; f32 minor} ordered by (major, minor):\n"
     "             through a device comparator (merge_path, cub_merge(_cuda), keys\n"
     "             only) or by radix through a decomposer (auto, cub_radix(_cuda),\n"
-    "             keys or pairs)\n"
+    "             keys or pairs); i64f64: struct {i64 id; f64 score} by (id\n"
+    "             ascending, score descending) (auto; cub_radix(_cuda) by a\n"
+    "             decomposer sorts both ascending); u128, i128: 128-bit\n"
+    "             integers (auto, cub_radix(_cuda)); keys or pairs\n"
     "  --pairs    sort (key, value) pairs, value = original index (u32 unless --value)\n"
     "  --value    the values' type: u32 (default) or u64, or a list such as\n"
     "             none,u32 (each key runs with each; none: keys only); implies\n"
@@ -99,10 +102,22 @@ std::vector<std::uint64_t> pow4_sizes(int from_log2, int to_log2) {
   return v;
 }
 
-// with_key, plus the struct key u32f32 (bench only).
+// with_key, plus the bench-only keys u32f32, i64f64, u128 and i128.
 template <class F> bool with_bench_key(std::string_view name, F&& f) {
   if (name == bench::struct_key_name) {
     f.template operator()<bench::u32f32>();
+    return true;
+  }
+  if (name == "i64f64") {
+    f.template operator()<bench::i64f64>();
+    return true;
+  }
+  if (name == "u128") {
+    f.template operator()<bench::u128>();
+    return true;
+  }
+  if (name == "i128") {
+    f.template operator()<bench::i128>();
     return true;
   }
   return with_key(name, f);
@@ -221,7 +236,7 @@ int cmd_bench(int argc, char** argv) {
   for (const auto& k : keys)
     if (!with_bench_key(k, []<class K>() {}))
       throw usage_error("unknown key type '" + k + "' (known: " + key_name_list() + " " +
-                        std::string(struct_key_name) + ")");
+                        std::string(struct_key_name) + " i64f64 u128 i128)");
 
   if (auto ns = a.value("n")) {
     for (const auto& s : split_list(*ns)) cfg.sizes.push_back(parse_count(s, "--n"));

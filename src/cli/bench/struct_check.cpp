@@ -1,4 +1,4 @@
-// The check of the struct key u32f32 (struct_key.hpp): the reference
+// The check of the bench-only keys (struct_key.hpp): the reference
 // permutation by libstdc++'s parallel stable sort (host code, built with
 // OpenMP), computed once per point, and each output against it.
 #include "struct_key.hpp"
@@ -10,8 +10,9 @@
 
 namespace gpusort::cli::bench {
 
-std::vector<std::uint32_t> struct_key_order(const std::vector<u32f32>& in) {
-  const by_major_minor less{};
+template <class K> std::vector<std::uint32_t> struct_key_order(const std::vector<K>& in, bool peer) {
+  struct_key_less<K> less{};
+  if constexpr (std::is_same_v<K, i64f64>) less.peer = peer;
   std::vector<std::uint32_t> order(in.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = std::uint32_t(i);
   __gnu_parallel::stable_sort(order.begin(), order.end(),
@@ -19,11 +20,12 @@ std::vector<std::uint32_t> struct_key_order(const std::vector<u32f32>& in) {
   return order;
 }
 
-harness::check verify_struct_keys(const std::vector<u32f32>& in, const std::vector<std::uint32_t>& order,
-                                  const std::vector<u32f32>& out, const std::vector<std::uint32_t>* out_vals) {
+template <class K>
+harness::check verify_struct_keys(const std::vector<K>& in, const std::vector<std::uint32_t>& order,
+                                  const std::vector<K>& out, const std::vector<std::uint32_t>* out_vals) {
   if (order.size() != out.size()) return {false, "output has the wrong length"};
   for (std::size_t i = 0; i < out.size(); ++i)
-    if (std::memcmp(&in[order[i]], &out[i], sizeof(u32f32)) != 0)
+    if (std::memcmp(&in[order[i]], &out[i], sizeof(K)) != 0)
       return {false, "key " + std::to_string(i) +
                          " differs from the stable sort's: not the stable permutation of the input"};
   if (out_vals) {
@@ -34,5 +36,15 @@ harness::check verify_struct_keys(const std::vector<u32f32>& in, const std::vect
   }
   return {};
 }
+
+#define GPUSORT_CLI_STRUCT_CHECK(K)                                                                      \
+  template std::vector<std::uint32_t> struct_key_order<K>(const std::vector<K>&, bool);                  \
+  template harness::check verify_struct_keys<K>(const std::vector<K>&, const std::vector<std::uint32_t>&, \
+                                                const std::vector<K>&, const std::vector<std::uint32_t>*);
+GPUSORT_CLI_STRUCT_CHECK(u32f32)
+GPUSORT_CLI_STRUCT_CHECK(i64f64)
+GPUSORT_CLI_STRUCT_CHECK(u128)
+GPUSORT_CLI_STRUCT_CHECK(i128)
+#undef GPUSORT_CLI_STRUCT_CHECK
 
 }  // namespace gpusort::cli::bench

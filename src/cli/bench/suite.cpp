@@ -65,7 +65,7 @@ template <class K, class V, class F> std::unique_ptr<device_sorter<K, V>> by_cub
 template <class K, class V>
 std::unique_ptr<device_sorter<K, V>> make_sorter(const method& m, pivot_rule pivots) {
   if constexpr (is_struct_key<K>) {
-    return make_struct_sorter(m);
+    return make_struct_sorter<K>(m);
   } else {
     switch (m.which) {
       case peer::none:
@@ -139,7 +139,7 @@ template <class K, class V> struct point {
   std::vector<K> out_keys;
   std::vector<V> out_vals;
   // struct keys: the reference permutation, made by the first check
-  mutable std::vector<std::uint32_t> struct_order;
+  mutable std::vector<std::uint32_t> struct_order, peer_order;  // peer_order: checks_peer_order's methods
 
   std::size_t n() const { return keys.size(); }
   const std::vector<V>* vals_or_null() const { return cfg.pairs ? &vals : nullptr; }
@@ -154,7 +154,7 @@ template <class K, class V> struct point {
         rep.skipped(label, n(), "the host rows sort library key types only");
         return -1;
       }
-    } else {  // u32f32 runs on the GPU only (struct_key_suite)
+    } else {  // the bench-only keys run on the GPU only (struct_key_suite)
       if (!m.gpu()) {
         if constexpr (narrow_values<V>)
           return time_cpu_sort<K, V>(m, keys, vals_or_null(), cfg.warmup, cfg.reps, out_keys, out_vals);
@@ -245,11 +245,13 @@ template <class K, class V> struct point {
     const options asc{};
     if (out_keys.size() != n()) return {false, "output has the wrong length"};
     if constexpr (is_struct_key<K>) {
-      if (struct_order.size() != n()) struct_order = struct_key_order(keys);
+      const bool peer = checks_peer_order<K>(m);
+      std::vector<std::uint32_t>& order = peer ? peer_order : struct_order;
+      if (order.size() != n()) order = struct_key_order(keys, peer);
       if constexpr (std::is_same_v<V, std::uint32_t>)
-        return verify_struct_keys(keys, struct_order, out_keys, cfg.pairs ? &out_vals : nullptr);
+        return verify_struct_keys(keys, order, out_keys, cfg.pairs ? &out_vals : nullptr);
       else
-        return verify_struct_keys(keys, struct_order, out_keys);
+        return verify_struct_keys(keys, order, out_keys);
     } else {
       if (bdist->segmented()) {  // each segment on its own
         if (!cfg.pairs) return verify_segmented_keys<K>(keys.data(), out_keys.data(), offsets);
@@ -401,7 +403,7 @@ template <class K, class V> void run_points(const suite_config& cfg, gpu_timer*&
       point<K, V> p{cfg, gpu, rep, key, value, dist, {}, {}, nullptr, {}, {}, {}};
       p.bdist = &d;
       if constexpr (is_struct_key<K>)
-        p.keys = generate_struct_keys(d.keys, n, cfg.seed);
+        p.keys = generate_struct_keys<K>(d.keys, n, cfg.seed);
       else
         p.keys = harness::generate<K>(d.keys, n, cfg.seed);
       if (d.segmented()) {
@@ -428,7 +430,7 @@ template <class K, class V> void run_points(const suite_config& cfg, gpu_timer*&
 
 template <class K>
 void run_suite(const suite_config& given, gpu_timer*& gpu, reporter& rep) {
-  const suite_config cfg = is_struct_key<K> ? struct_key_suite(given) : given;
+  const suite_config cfg = is_struct_key<K> ? struct_key_suite<K>(given) : given;
   if (!cfg.pairs || cfg.value_bits == 32) return run_points<K, std::uint32_t>(cfg, gpu, rep);
   // u64 values: only the keys built for them, so that the other keys
   // compile no second copy of the suite.
@@ -445,6 +447,9 @@ void run_suite(const suite_config& given, gpu_timer*& gpu, reporter& rep) {
   template void run_suite<K>(const suite_config&, gpu_timer*&, reporter&);
 GPUSORT_FOR_EACH_KEY(GPUSORT_CLI_SUITE)
 GPUSORT_CLI_SUITE(u32f32)
+GPUSORT_CLI_SUITE(i64f64)
+GPUSORT_CLI_SUITE(u128)
+GPUSORT_CLI_SUITE(i128)
 #undef GPUSORT_CLI_SUITE
 
 }  // namespace gpusort::cli::bench

@@ -38,7 +38,7 @@ struct suite_config {
 
 // `gpu` is null when there is no usable GPU (GPU methods are then skipped);
 // it is cleared if the device fails beyond recovery mid-run. Explicitly
-// instantiated for the 12 library keys and u32f32; the u64-value path
+// instantiated for the 12 library keys, u32f32, i64f64, u128 and i128; the u64-value path
 // only for the keys that have it.
 template <class K>
 void run_suite(const suite_config& cfg, gpu_timer*& gpu, reporter& rep);
