@@ -45,6 +45,23 @@ TEST(ColumnsPlan, PacksGreedilyFromTheFirstColumnAndRunsTheLastGroupFirst) {
   EXPECT_EQ(make_plan(std::vector<unsigned>(9, 8)).size(), 2u);
 }
 
+// A record sort rebuilds its records from the packed keys only where the
+// fields cover every byte exactly once, in at most 8 bytes.
+TEST(ColumnsPlan, FieldsTileTheRecord) {
+  using gpusort::detail::columns::fields_tile_record;
+  EXPECT_TRUE(fields_tile_record({0, 4}, {4, 4}, 8));        // {u32, f32}
+  EXPECT_TRUE(fields_tile_record({4, 0}, {4, 4}, 8));        // members named in another order
+  EXPECT_TRUE(fields_tile_record({2, 4, 0, 3}, {1, 4, 2, 1}, 8));
+  EXPECT_TRUE(fields_tile_record({1, 0, 2}, {1, 1, 1}, 3));  // 3 bytes
+  EXPECT_TRUE(fields_tile_record({0}, {8}, 8));
+  EXPECT_FALSE(fields_tile_record({0, 8}, {8, 8}, 16));      // more than 64 bits
+  EXPECT_FALSE(fields_tile_record({0, 4}, {4, 2}, 8));       // padding
+  EXPECT_FALSE(fields_tile_record({0}, {4}, 8));             // a member outside the key
+  EXPECT_FALSE(fields_tile_record({0, 2}, {4, 4}, 8));       // overlapping members
+  EXPECT_FALSE(fields_tile_record({0, 0}, {4, 4}, 8));       // one member twice
+  EXPECT_FALSE(fields_tile_record({}, {}, 4));
+}
+
 TEST(ColumnsHost, MatchesTheStableOracle) {
   for (const auto& table : column_tables())
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000), std::size_t(4097)})

@@ -10,13 +10,12 @@
 // later pass packs through the order of the pass before. The last pass sorts
 // its rows straight into the output when it has the output's width; int64
 // output of 32-bit rows is widened at the end.
+#include "columns/group.hpp"
 #include "columns/ordered.hpp"
 #include "columns/pack.hpp"
 #include "columns/plan.hpp"
-#include "core/gather.hpp"
 #include "core/rows.hpp"
 #include "core/two_phase.hpp"
-#include <gpusort/detail/with_key.hpp>
 
 #include <gpusort/columns.hpp>
 #include <gpusort/detail/core/context.hpp>
@@ -38,6 +37,10 @@ namespace {
 using detail::call_context;
 using detail::temp_layout;
 namespace cols = detail::columns;
+using cols::group_of;
+using cols::inner_options;
+using cols::packed_key;
+using cols::widths_of;
 
 void check_call(const call_context& ctx, const key_column* columns, std::size_t num_columns, std::size_t n,
                 const void* indices_out, int index_bytes) {
@@ -61,43 +64,6 @@ void check_call(const call_context& ctx, const key_column* columns, std::size_t 
                                            std::to_string(columns[c].stride) + " is not a multiple of the " +
                                            std::to_string(w) + "-byte key");
   }
-}
-
-std::vector<unsigned> widths_of(const key_column* columns, std::size_t num_columns) {
-  std::vector<unsigned> w(num_columns);
-  for (std::size_t c = 0; c < num_columns; ++c) w[c] = unsigned(size_of(columns[c].key) * 8);
-  return w;
-}
-
-// One pass's columns as the pack kernel reads them: each with its shift,
-// direction and NaN test (key_order's, for opt.nans).
-cols::packed_group group_of(const cols::pass& p, const key_column* columns, const options& opt) {
-  cols::packed_group g;
-  g.count = int(p.columns.size());
-  g.key_bytes = int(p.key_bytes);
-  for (std::size_t i = 0; i < p.columns.size(); ++i) {
-    const key_column& c = columns[p.columns[i].column];
-    cols::packed_column& pc = g.columns[i];
-    pc.data = c.data;
-    pc.stride = c.stride ? c.stride : size_of(c.key);
-    pc.key = int(c.key);
-    pc.shift = p.columns[i].shift;
-    pc.descending = c.direction == order::descending;
-    detail::with_key(c.key, [&]<class K>() {
-      const detail::key_order<K> o(false, 0, detail::key_traits<K>::width, opt.nans == nan_order::largest);
-      pc.nan_lo = o.nan_lo;
-      pc.nan_span = o.nan_span;
-    });
-  }
-  return g;
-}
-
-key_type packed_key(const cols::pass& p) { return p.key_bytes == 4 ? key_type::u32 : key_type::u64; }
-
-options inner_options(const options& opt) {
-  options o;
-  o.stream = opt.stream;  // ascending, every bit, the automatic (stable) radix sort
-  return o;
 }
 
 }  // namespace
@@ -159,51 +125,6 @@ void sort_by_columns_device(const key_column* columns, std::size_t num_columns, 
                             sort_by_columns_device(temp, bytes, columns, num_columns, n, indices_out, index_bytes,
                                                    opt);
                           });
-}
-
-// Records: the permutation of their fields (strided columns), then one
-// gather of the records (and of the values) through it. In place, the
-// records (values) are first copied to scratch, which the gather reads.
-void sort_records_device(void* temp, std::size_t& temp_bytes, const void* records_in, void* records_out,
-                         std::size_t record_bytes, const key_column* fields, std::size_t num_fields, std::size_t n,
-                         const void* vals_in, void* vals_out, std::size_t val_size, const options& opt) {
-  call_context ctx = detail::make_context("sort_records", "record", "radix", n, temp ? temp_bytes : 0);
-  if (record_bytes == 0) ctx.fail(errc::invalid_argument, "records of 0 bytes");
-  if (n > 0 && (!records_in || !records_out)) ctx.fail(errc::invalid_argument, "null records with n > 0");
-  if (n > 0 && val_size > 0 && (!vals_in || !vals_out)) ctx.fail(errc::invalid_argument, "null values with n > 0");
-  if (num_fields > 0 && !fields) ctx.fail(errc::invalid_argument, "null field list");
-  std::vector<key_column> cols(fields, fields + num_fields);
-  const auto at = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
-  for (std::size_t f = 0; f < num_fields; ++f) {
-    if (n > 0 && (at(cols[f].data) < at(records_in) || at(cols[f].data) + size_of(cols[f].key) > at(records_in) + record_bytes))
-      ctx.fail(errc::invalid_argument, "field " + std::to_string(f) + " does not lie in the first record");
-    cols[f].stride = record_bytes;
-  }
-  const bool wide = n > 0x7FFFFFFFull;
-  const int ib = wide ? 8 : 4;
-  const bool stage = records_in == records_out, stage_vals = val_size > 0 && vals_in == vals_out;
-  const auto phases = [&](void* base) {
-    const bool sizing = base == nullptr;
-    temp_layout L(base);
-    void* perm = L.take<std::uint8_t>(n * std::size_t(ib));
-    void* staged = stage ? L.take<std::uint8_t>(n * record_bytes) : nullptr;
-    void* staged_vals = stage_vals ? L.take<std::uint8_t>(n * val_size) : nullptr;
-    std::size_t inner = 0;
-    sort_by_columns_device(nullptr, inner, cols.data(), cols.size(), n, sizing ? detail::stand_in<void>(0) : perm, ib,
-                           opt);
-    void* inner_temp = L.take<std::uint8_t>(inner);
-    if (sizing || n == 0) return L.bytes();
-    sort_by_columns_device(inner_temp, inner, cols.data(), cols.size(), n, perm, ib, opt);
-    const auto move = [&](const void* in, void* out, void* stage_at, std::size_t width, const char* what) {
-      if (stage_at)
-        ctx.check(cudaMemcpyAsync(stage_at, in, n * width, cudaMemcpyDeviceToDevice, opt.stream), what);
-      detail::launch_gather(ctx, stage_at ? stage_at : in, out, perm, wide, n, width, opt.stream);
-    };
-    move(records_in, records_out, staged, record_bytes, "cudaMemcpyAsync(records)");
-    if (val_size) move(vals_in, vals_out, staged_vals, val_size, "cudaMemcpyAsync(values)");
-    return L.bytes();
-  };
-  detail::two_phase(ctx, temp, temp_bytes, phases);
 }
 
 // The host: with a GPU, the columns are copied to it and sorted there (the

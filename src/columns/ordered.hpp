@@ -5,6 +5,7 @@
 #include "columns/pack.hpp"
 
 #include <gpusort/detail/key_traits.hpp>
+#include <gpusort/detail/with_key.hpp>
 #include <gpusort/runtime.hpp>
 
 #include <cstddef>
@@ -27,22 +28,42 @@ template <class K> GPUSORT_HD std::uint64_t ordered(const packed_column& c, std:
   return std::uint64_t(b);
 }
 
+// The key type behind a column's run-time key code (with_key.hpp's switch).
+template <class F> GPUSORT_HD auto with_column_key(int key, F&& f) { return visit_key(key_type(key), f); }
+
 GPUSORT_HD std::uint64_t ordered_any(const packed_column& c, std::size_t row) {
-  switch (key_type(c.key)) {
-    case key_type::u8: return ordered<std::uint8_t>(c, row);
-    case key_type::u16: return ordered<std::uint16_t>(c, row);
-    case key_type::u32: return ordered<std::uint32_t>(c, row);
-    case key_type::u64: return ordered<std::uint64_t>(c, row);
-    case key_type::i8: return ordered<std::int8_t>(c, row);
-    case key_type::i16: return ordered<std::int16_t>(c, row);
-    case key_type::i32: return ordered<std::int32_t>(c, row);
-    case key_type::i64: return ordered<std::int64_t>(c, row);
-    case key_type::f16: return ordered<__half>(c, row);
-    case key_type::bf16: return ordered<__nv_bfloat16>(c, row);
-    case key_type::f32: return ordered<float>(c, row);
-    case key_type::f64: return ordered<double>(c, row);
-  }
-  return 0;
+  return with_column_key(c.key, [&]<class K>() { return ordered<K>(c, row); });
+}
+
+// Whether key_order's folds change the row's key (a -0.0, or a NaN that
+// nans_largest maps to all ones): the packed key then does not give the
+// key back, and a record sort that rebuilds its records from the packed
+// keys (carry.cuh) must move them by row instead.
+GPUSORT_HD bool folds_any(const packed_column& c, std::size_t row) {
+  return with_column_key(c.key, [&]<class K>() {
+    if constexpr (!key_traits<K>::is_float) {
+      return false;
+    } else {
+      using B = typename key_traits<K>::bits;
+      key_order<K> o;
+      o.nan_lo = B(c.nan_lo);
+      o.nan_span = B(c.nan_span);
+      const K k = *reinterpret_cast<const K*>(static_cast<const unsigned char*>(c.data) + row * c.stride);
+      const B b = key_traits<K>::to_bits(k);
+      return o.fold(b) != b;
+    }
+  });
+}
+
+// ordered's inverse for keys no fold changed: the key's raw bits (its
+// storage, zero-extended) from its order-preserving bits.
+GPUSORT_HD std::uint64_t raw_any(const packed_column& c, std::uint64_t bits) {
+  return with_column_key(c.key, [&]<class K>() {
+    using B = typename key_traits<K>::bits;
+    B b = B(bits);
+    if (c.descending) b = B(~b);
+    return std::uint64_t(key_traits<K>::untwiddle(b));
+  });
 }
 
 }  // namespace gpusort::detail::columns

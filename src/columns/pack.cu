@@ -12,17 +12,22 @@ namespace gpusort::detail::columns {
 namespace {
 
 // Each column's minimum: a grid-stride minimum per thread, the block
-// layer's warp minimum, one atomicMin per warp.
-__global__ void mins_kernel(packed_group g, std::uint64_t* mins, std::size_t n) {
+// layer's warp minimum, one atomicMin per warp. With `folded`, the same read
+// also notes whether any key of a float column is one the folds change.
+__global__ void mins_kernel(packed_group g, std::uint64_t* mins, unsigned* folded, std::size_t n) {
+  bool folds = false;
   for (int c = 0; c < g.count; ++c) {
     std::uint64_t m = ~std::uint64_t(0);
     for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-         i += std::size_t(gridDim.x) * blockDim.x)
+         i += std::size_t(gridDim.x) * blockDim.x) {
       m = min(m, ordered_any(g.columns[c], i));
+      if (folded) folds |= folds_any(g.columns[c], i);
+    }
     m = block::warp_min(m);
     if (block::lane_id() == 0 && m != ~std::uint64_t(0))
       atomicMin(reinterpret_cast<unsigned long long*>(mins + c), static_cast<unsigned long long>(m));
   }
+  if (folded && __any_sync(0xFFFFFFFFu, folds) && block::lane_id() == 0) atomicOr(folded, 1u);
 }
 
 template <class Key, class Row>
@@ -51,11 +56,12 @@ void launch_as(const packed_group& g, const std::uint64_t* mins, const void* row
 }  // namespace
 
 void launch_column_mins(const call_context& ctx, const packed_group& g, std::uint64_t* mins, std::size_t n,
-                        cudaStream_t s) {
+                        cudaStream_t s, unsigned* folded) {
   ctx.check(cudaMemsetAsync(mins, 0xFF, std::size_t(g.count) * sizeof(std::uint64_t), s), "cudaMemsetAsync(mins)");
+  if (folded) ctx.check(cudaMemsetAsync(folded, 0, sizeof(unsigned), s), "cudaMemsetAsync(folded)");
   if (n == 0) return;
   // a few blocks an SM: each reads its share of every column once
-  mins_kernel<<<grid_for(n, 256 * 16, 1024), 256, 0, s>>>(g, mins, n);
+  mins_kernel<<<grid_for(n, 256 * 16, 1024), 256, 0, s>>>(g, mins, folded, n);
   ctx.check_launch("column_mins");
 }
 

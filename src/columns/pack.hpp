@@ -41,9 +41,10 @@ struct packed_group {
 };
 
 // mins[c] = the smallest ordered bits of column c of the group over its n
-// rows (g.count entries of device memory).
+// rows (g.count entries of device memory). With `folded` (device memory),
+// *folded = 1 when the folds change any key of the group (folds_any), else 0.
 void launch_column_mins(const call_context& ctx, const packed_group& g, std::uint64_t* mins, std::size_t n,
-                        cudaStream_t s);
+                        cudaStream_t s, unsigned* folded = nullptr);
 // keys[i] = the packed bits of row (rows ? rows[i] : i), each column's bits
 // less mins[c], for i < n; rows are u64 when `wide_rows`, else u32.
 void launch_pack(const call_context& ctx, const packed_group& g, const std::uint64_t* mins, const void* rows,

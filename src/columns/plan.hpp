@@ -22,7 +22,9 @@
 // fits in 32 bits.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <numeric>
 #include <vector>
 
 namespace gpusort::detail::columns {
@@ -60,6 +62,24 @@ inline std::vector<pass> make_plan(const std::vector<unsigned>& widths) {
     g.key_bytes = g.bits <= 32 ? 4 : 8;
   }
   return {groups.rbegin(), groups.rend()};
+}
+
+// Whether a record sort may rebuild its records from their packed keys
+// (carry.cuh): the fields (byte offsets and widths within the record) cover
+// every byte of the record exactly once, in at most 64 bits, so the packed
+// key of one pass holds the whole record.
+inline bool fields_tile_record(const std::vector<std::size_t>& offsets, const std::vector<std::size_t>& widths,
+                               std::size_t record_bytes) {
+  if (offsets.size() != widths.size() || offsets.empty() || record_bytes > 8) return false;
+  std::vector<std::size_t> by_offset(offsets.size());
+  std::iota(by_offset.begin(), by_offset.end(), std::size_t(0));
+  std::sort(by_offset.begin(), by_offset.end(), [&](std::size_t a, std::size_t b) { return offsets[a] < offsets[b]; });
+  std::size_t next = 0;  // the first byte no field has covered yet
+  for (std::size_t f : by_offset) {
+    if (offsets[f] != next) return false;  // a gap (padding, a member outside the key) or an overlap
+    next += widths[f];
+  }
+  return next == record_bytes;
 }
 
 }  // namespace gpusort::detail::columns
