@@ -41,23 +41,29 @@ template <> const order* member_directions<i64f64>() {
   return dirs;
 }
 
-template <class K, class Decomposer> class ours_struct_radix final : public device_sorter<K, index32> {
+// One of the library's two-phase calls as a sorter, keys or pairs: Call's
+// static run(temp, bytes, keys_in, keys_out, vals_in, vals_out, n, opt),
+// vals_in null for keys alone.
+template <class K, class Call> class ours_call final : public device_sorter<K, index32> {
  public:
   std::size_t scratch_bytes(K* keys_in, K* keys_out, index32* vals_in, index32* vals_out, std::size_t n) override {
     std::size_t bytes = 0;
-    run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
+    Call::run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, options{});
     return bytes;
   }
   void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, index32* vals_in, index32* vals_out,
             std::size_t n, cudaStream_t stream) override {
-    run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
-  }
-
- private:
-  static void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, index32* vals_in, index32* vals_out,
-                  std::size_t n, cudaStream_t stream) {
     options opt;
     opt.stream = stream;
+    Call::run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, opt);
+  }
+};
+
+// The decomposer's radix sort (sort_structs_device), the members in the
+// directions of the key.
+template <class K, class Decomposer> struct by_structs {
+  static void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, index32* vals_in, index32* vals_out,
+                  std::size_t n, const options& opt) {
     if (vals_in)
       sort_structs_pairs_device(temp, bytes, keys_in, keys_out, vals_in, vals_out, n, Decomposer{}, opt,
                                 member_directions<K>());
@@ -66,25 +72,10 @@ template <class K, class Decomposer> class ours_struct_radix final : public devi
   }
 };
 
-// 128-bit integers: sort_keys and sort_pairs (the record sort of their
-// halves), keys or pairs.
-template <class K> class ours_wide final : public device_sorter<K, index32> {
- public:
-  std::size_t scratch_bytes(K* keys_in, K* keys_out, index32* vals_in, index32* vals_out, std::size_t n) override {
-    std::size_t bytes = 0;
-    run(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, nullptr);
-    return bytes;
-  }
-  void sort(void* temp, std::size_t temp_bytes, K* keys_in, K* keys_out, index32* vals_in, index32* vals_out,
-            std::size_t n, cudaStream_t stream) override {
-    run(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
-  }
-
- private:
+// 128-bit integers: sort_keys and sort_pairs (the record sort of their halves).
+template <class K> struct by_wide_keys {
   static void run(void* temp, std::size_t& bytes, K* keys_in, K* keys_out, index32* vals_in, index32* vals_out,
-                  std::size_t n, cudaStream_t stream) {
-    options opt;
-    opt.stream = stream;
+                  std::size_t n, const options& opt) {
     if (vals_in)
       gpusort::sort_pairs(temp, bytes, keys_in, keys_out, vals_in, vals_out, n, opt);
     else
@@ -164,7 +155,7 @@ template <class K> std::unique_ptr<device_sorter<K, index32>> make_struct_sorter
       if constexpr (has_cub_latest) return make_cub_wide_radix<K, cub_build::latest>();
       return nullptr;
     }
-    if (by_decomposer(m)) return std::make_unique<ours_wide<K>>();
+    if (by_decomposer(m)) return std::make_unique<ours_call<K, by_wide_keys<K>>>();
     return nullptr;
   } else if constexpr (std::is_same_v<K, i64f64>) {
     if (m.kind == method_kind::gpu_peer && m.which == peer::cub_radix) {
@@ -172,7 +163,7 @@ template <class K> std::unique_ptr<device_sorter<K, index32>> make_struct_sorter
       if constexpr (has_cub_latest) return make_cub_i64f64_radix<cub_build::latest>();
       return nullptr;
     }
-    if (by_decomposer(m)) return std::make_unique<ours_struct_radix<i64f64, id_score_decomposer>>();
+    if (by_decomposer(m)) return std::make_unique<ours_call<i64f64, by_structs<i64f64, id_score_decomposer>>>();
     return nullptr;
   } else {
     if (m.kind == method_kind::gpu_peer && m.which == peer::cub_merge) {
@@ -185,7 +176,7 @@ template <class K> std::unique_ptr<device_sorter<K, index32>> make_struct_sorter
       if constexpr (has_cub_latest) return make_cub_struct_radix<cub_build::latest>();
       return nullptr;
     }
-    if (by_decomposer(m)) return std::make_unique<ours_struct_radix<u32f32, major_minor_decomposer>>();
+    if (by_decomposer(m)) return std::make_unique<ours_call<u32f32, by_structs<u32f32, major_minor_decomposer>>>();
     if (by_comparator(m)) return std::make_unique<ours_struct>();
     return nullptr;
   }
