@@ -16,7 +16,7 @@ __global__ void pack_carried_kernel(packed_group g, const std::uint64_t* bounds,
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x) {
     std::uint64_t k = 0;
-    for (int c = 0; c < g.count; ++c) k |= layout.take(c, ordered_any(g.columns[c], i));
+    for_each_column(g, [&](int c, const packed_column& col) { k |= layout.take(c, ordered_any(col, i)); });
     keys[i] = Key(k);
     if (payload) payload[i] = rows ? Pay(i) : vals[i];
   }
@@ -68,7 +68,9 @@ __global__ void unpack_carried_kernel(packed_group g, carried_record rec, const 
   for (std::size_t i = first; i < n; i += step) {
     const std::uint64_t k = keys[i];
     std::uint64_t r = 0;
-    for (int c = 0; c < g.count; ++c) r |= raw_any(g.columns[c], layout.ordered(c, k)) << (8 * rec.offset[c]);
+    for_each_column(g, [&](int c, const packed_column& col) {
+      r |= raw_any(col, layout.ordered(c, k)) << (8 * rec.offset[c]);
+    });
     store_record(records_out + i * rec.record_bytes, r, rec.record_bytes, rec.store_bytes);
   }
 }
