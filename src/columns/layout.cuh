@@ -12,6 +12,7 @@
 
 #include "columns/pack.hpp"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace gpusort::detail::columns {
@@ -26,6 +27,19 @@ template <class F> __device__ __forceinline__ void for_each_column(const packed_
 #pragma unroll
   for (int c = 0; c < max_packed; ++c)
     if (c < g.count) f(c, g.columns[c]);
+}
+
+// f(i) for this thread's rows: grid-stride, rows_a_thread at a time, so
+// that their loads are in flight together. Launch grid_for(n, threads *
+// rows_a_thread) blocks.
+inline constexpr int rows_a_thread = 4;
+template <class F> __device__ __forceinline__ void for_rows(std::size_t n, F&& f) {
+  const std::size_t step = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; base < n; base += step * rows_a_thread) {
+#pragma unroll
+    for (int u = 0; u < rows_a_thread; ++u)
+      if (base + u * step < n) f(base + u * step);
+  }
 }
 
 struct packed_layout {

@@ -12,30 +12,23 @@
 namespace gpusort::detail::columns {
 namespace {
 
-// Each column's bounds: every thread reads its rows (unroll at a time, all
-// columns of a row together) keeping a minimum and a maximum per column, then
+// Each column's bounds: every thread reads its rows (for_rows, all columns
+// of a row together) keeping a minimum and a maximum per column, then
 // the block layer's warp reductions and one atomicMin and one atomicMax per
 // warp and column. With `folded`, the same read also notes whether any key
 // of a float column is one the folds change.
 __global__ void bounds_kernel(packed_group g, std::uint64_t* bounds, unsigned* folded, std::size_t n) {
-  constexpr int unroll = 4;  // independent loads in flight a thread
   std::uint64_t lo[max_packed], hi[max_packed];
   for_each_column(g, [&](int c, const packed_column&) { lo[c] = ~std::uint64_t(0), hi[c] = 0; });
   bool folds = false;
-  const std::size_t step = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t base = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; base < n; base += step * unroll) {
-#pragma unroll
-    for (int u = 0; u < unroll; ++u) {
-      const std::size_t i = base + u * step;
-      if (i < n)
-        for_each_column(g, [&](int c, const packed_column& col) {
-          const std::uint64_t o = ordered_any(col, i);
-          lo[c] = min(lo[c], o);
-          hi[c] = max(hi[c], o);
-          if (folded) folds |= folds_any(col, i);
-        });
-    }
-  }
+  for_rows(n, [&](std::size_t i) {
+    for_each_column(g, [&](int c, const packed_column& col) {
+      const std::uint64_t o = ordered_any(col, i);
+      lo[c] = min(lo[c], o);
+      hi[c] = max(hi[c], o);
+      if (folded) folds |= folds_any(col, i);
+    });
+  });
   for_each_column(g, [&](int c, const packed_column&) {
     const std::uint64_t l = block::warp_min(lo[c]), h = block::warp_max(hi[c]);
     if (block::lane_id() == 0 && l != ~std::uint64_t(0))
@@ -49,19 +42,18 @@ __global__ void bounds_kernel(packed_group g, std::uint64_t* bounds, unsigned* f
 template <class Key, class Row>
 __global__ void pack_kernel(packed_group g, const std::uint64_t* bounds, const Row* rows, Key* keys, std::size_t n) {
   const packed_layout layout(g, bounds);
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x) {
+  for_rows(n, [&](std::size_t i) {
     const std::size_t row = rows ? std::size_t(rows[i]) : i;
     std::uint64_t k = 0;
     for_each_column(g, [&](int c, const packed_column& col) { k |= layout.take(c, ordered_any(col, row)); });
     keys[i] = Key(k);
-  }
+  });
 }
 
 template <class Key>
 void launch_as(const packed_group& g, const std::uint64_t* bounds, const void* rows, bool wide_rows, void* keys,
                std::size_t n, cudaStream_t s) {
-  const unsigned grid = grid_for(n, 256);
+  const unsigned grid = grid_for(n, 256 * rows_a_thread);
   if (wide_rows)
     pack_kernel<<<grid, 256, 0, s>>>(g, bounds, static_cast<const std::uint64_t*>(rows), static_cast<Key*>(keys), n);
   else
@@ -76,9 +68,9 @@ void launch_column_bounds(const call_context& ctx, const packed_group& g, std::u
   ctx.check(cudaMemsetAsync(bounds + max_packed, 0, max_packed * sizeof(std::uint64_t), s), "cudaMemsetAsync(maxima)");
   if (folded) ctx.check(cudaMemsetAsync(folded, 0, sizeof(unsigned), s), "cudaMemsetAsync(folded)");
   if (n == 0) return;
-  // 2048 blocks (16 an SM on the largest GPUs), each thread 4 rows in
-  // flight: enough loads to cover the memory's latency, few atomics
-  bounds_kernel<<<grid_for(n, 256 * 4, 2048), 256, 0, s>>>(g, bounds, folded, n);
+  // at most 2048 blocks (16 an SM on the largest GPUs), each thread 4 rows
+  // in flight: enough loads to cover the memory's latency, few atomics
+  bounds_kernel<<<grid_for(n, 256 * rows_a_thread, 2048), 256, 0, s>>>(g, bounds, folded, n);
   ctx.check_launch("column_bounds");
 }
 

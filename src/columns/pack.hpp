@@ -26,9 +26,12 @@ inline constexpr int max_packed = 8;  // 64 bits of 8-bit columns
 inline constexpr int bounds_count = 2 * max_packed;
 
 struct packed_column {
+  enum kind_of : int { unsigned_int = 0, signed_int = 1, floating = 2 };
   const void* data = nullptr;
   std::size_t stride = 0;  // bytes from one key to the next
   int key = 0;             // gpusort::key_type, as an int
+  unsigned bytes = 4;      // the key's width (ordered.hpp's run-time form)
+  int kind = unsigned_int;
   unsigned shift = 0;  // the host's place for the column (the CPU path); the device packs by layout.cuh
   bool descending = false;
   // key_order's NaN test for this column (its nan_lo and nan_span, widened):
