@@ -2,7 +2,8 @@
 """The real-data figure: gpusort's automatic sort against CUB's radix sort
 (the `cub_radix` rows: the newest CUB, its faster offset width), as a grid
 of speed-ups, one row per (key, values) and one column per distribution,
-from a `scripts/bench.sh real` CSV. Green where gpusort is faster.
+from a `scripts/bench.sh real` CSV (or any bench CSV with both, the struct
+and 128-bit keys included). Green where gpusort is faster.
 Usage: bench/real_plot.py CSV [PNG]   (PNG default: CSV with -speedup.png)
 """
 import csv
@@ -15,9 +16,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 
-DISTS = ["small_signed", "ids", "timestamps", "normal", "unit", "grid",
+DISTS = ["uniform", "small_signed", "ids", "timestamps", "normal", "unit", "grid",
          "sorted", "nearly_sorted", "reverse", "zipf", "few_unique", "equal"]
-KEYS = ["u32", "i32", "f32", "u64", "i64", "f64"]
+KEYS = ["u32", "i32", "f32", "u64", "i64", "f64", "u32f32", "i64f64", "u128", "i128"]
 
 
 def main(argv):

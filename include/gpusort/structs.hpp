@@ -21,9 +21,12 @@
 // key type (and bool) are allowed, std::tuple or cuda::std::tuple.
 //
 // How: the members are strided key columns (columns.hpp), packed into one
-// normalized key per 64 bits of members and radix-sorted as (key, row)
-// pairs; then one gather moves the structs. Two-phase, stream-ordered, no
-// host synchronisation.
+// normalized key per 64 bits of members. When the members tile a struct of
+// at most 8 bytes, the sort carries the structs in those keys, with the
+// values beside them, and rebuilds them from the sorted keys; otherwise it
+// radix-sorts (key, row) pairs and one gather moves the structs
+// (src/columns/records.cpp). Two-phase, stream-ordered, no host
+// synchronisation.
 #pragma once
 
 #include <gpusort/columns.hpp>
