@@ -1,7 +1,11 @@
-// Host suite: the sort by columns' plan (src/columns/plan.hpp) and the host
-// call (gpusort::sort_by_columns_host) against the stable oracle of
-// columns_cases.hpp: one, two and three passes, every direction mix, ties
-// across columns, NaNs both ways, int32 and int64 indices; no GPU needed.
+// Host suite: the sort by columns' plan (src/columns/plan.hpp), the run-time
+// form of the key transform the pack kernels use (src/columns/ordered.hpp)
+// against the typed one, and the host call (gpusort::sort_by_columns_host)
+// against the stable oracle of columns_cases.hpp: one, two and three passes,
+// every direction mix, ties across columns, NaNs both ways, int32 and int64
+// indices; no GPU needed.
+#include "columns/group.hpp"
+#include "columns/ordered.hpp"
 #include "columns/plan.hpp"
 #include "columns_cases.hpp"
 #include "expect_error.hpp"
@@ -60,6 +64,57 @@ TEST(ColumnsPlan, FieldsTileTheRecord) {
   EXPECT_FALSE(fields_tile_record({0, 2}, {4, 4}, 8));       // overlapping members
   EXPECT_FALSE(fields_tile_record({0, 0}, {4, 4}, 8));       // one member twice
   EXPECT_FALSE(fields_tile_record({}, {}, 4));
+}
+
+// ordered_any, folds_any and raw_any (the width and kind as run-time values)
+// against the typed ordered<K> and key_order<K>::fold, for every key type,
+// both directions and both NaN orders: random bits, and for floats the
+// specials (both zeros, infinities, NaNs of both signs, denormals).
+template <class K> void check_run_time_form(gpusort::key_type kt) {
+  namespace cols = gpusort::detail::columns;
+  namespace h = gpusort::harness;
+  using B = typename gpusort::detail::key_traits<K>::bits;
+  std::vector<K> keys = h::generate<K>(h::dist::uniform, 3000, 41);
+  if constexpr (gpusort::detail::key_traits<K>::is_float) {
+    const auto special = h::generate<K>(h::dist::float_special, 3000, 43);
+    keys.insert(keys.end(), special.begin(), special.end());
+  }
+  for (bool nans_largest : {false, true})
+    for (gpusort::order dir : {gpusort::order::ascending, gpusort::order::descending}) {
+      const gpusort::key_column col{kt, keys.data(), dir, 0};
+      gpusort::options opt;
+      opt.nans = nans_largest ? gpusort::nan_order::largest : gpusort::nan_order::bits;
+      const auto plan = make_plan(cols::widths_of(&col, 1));
+      const cols::packed_column& pc = cols::group_of(plan[0], &col, opt).columns[0];
+      const gpusort::detail::key_order<K> o(false, 0, gpusort::detail::key_traits<K>::width, nans_largest);
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        B raw = 0;
+        std::memcpy(&raw, &keys[i], sizeof(K));
+        const B t = gpusort::detail::key_traits<K>::to_bits(keys[i]);
+        const std::uint64_t want = cols::ordered<K>(pc, i);
+        ASSERT_EQ(cols::ordered_any(pc, i), want) << "key type " << int(kt) << " raw " << std::uint64_t(raw);
+        ASSERT_EQ(cols::folds_any(pc, i), o.fold(t) != t) << "key type " << int(kt) << " raw " << std::uint64_t(raw);
+        if (o.fold(t) == t) {
+          ASSERT_EQ(cols::raw_any(pc, want), std::uint64_t(raw)) << "key type " << int(kt);
+        }
+      }
+    }
+}
+
+TEST(ColumnsPlan, RunTimeKeyTransformMatchesTheTypedOne) {
+  using gpusort::key_type;
+  check_run_time_form<std::uint8_t>(key_type::u8);
+  check_run_time_form<std::uint16_t>(key_type::u16);
+  check_run_time_form<std::uint32_t>(key_type::u32);
+  check_run_time_form<std::uint64_t>(key_type::u64);
+  check_run_time_form<std::int8_t>(key_type::i8);
+  check_run_time_form<std::int16_t>(key_type::i16);
+  check_run_time_form<std::int32_t>(key_type::i32);
+  check_run_time_form<std::int64_t>(key_type::i64);
+  check_run_time_form<__half>(key_type::f16);
+  check_run_time_form<__nv_bfloat16>(key_type::bf16);
+  check_run_time_form<float>(key_type::f32);
+  check_run_time_form<double>(key_type::f64);
 }
 
 TEST(ColumnsHost, MatchesTheStableOracle) {

@@ -289,14 +289,15 @@ TEST_F(GpuMulti, Rounds) {
 // stable global order.
 template <class K, class V>
 void check_radix(dist d, std::size_t n, int p, gpusort::order dir, bool uneven, gpusort::multi::strategy how,
-                 gpusort::multi::strategy want_used) {
+                 gpusort::multi::strategy want_used, int rounds = 0) {
   const auto keys = h::generate<K>(d, n, 3 * n + std::uint64_t(p));
   std::vector<V> vals(n);
   for (std::size_t i = 0; i < n; ++i) vals[i] = V(i);
   const std::string what = std::string(h::to_string(d)) + " n=" + std::to_string(n) + " p=" + std::to_string(p) +
-                           (dir == gpusort::order::descending ? " desc" : " asc") + form_name(how);
+                           (dir == gpusort::order::descending ? " desc" : " asc") + form_name(how) +
+                           " rounds=" + std::to_string(rounds);
   const auto got = run_fabric<K, V>(keys, vals, shard_bounds(n, p, uneven, n), p, dir,
-                                    gpusort::multi::output_capacity(n, p), 0, -1, 0, how);
+                                    gpusort::multi::output_capacity(n, p), 0, -1, 0, how, rounds);
   if (want_used != gpusort::multi::strategy::automatic) {  // automatic: either form may run
     for (int q = 0; q < p; ++q) EXPECT_EQ(got.used[std::size_t(q)], want_used) << what << ", rank " << q;
   }
@@ -308,6 +309,25 @@ void check_radix(dist d, std::size_t n, int p, gpusort::order dir, bool uneven, 
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(std::size_t(got.vals[i]), idx[i]) << what << " at " << i;
   for (int q = 0; q < p; ++q)
     EXPECT_LE(std::abs(double(got.counts[std::size_t(q)]) - double(n) / p), 0.05 * double(n) / p) << what;
+}
+
+// Radix first in rounds (each rank's digits in k groups, each sorted into
+// its place as it lands, no merge): every key width, both orders, uneven
+// shards, more rounds than some ranks have digits.
+TEST_F(GpuMulti, RadixFirstInRounds) {
+  using S = gpusort::multi::strategy;
+  const auto asc = gpusort::order::ascending, desc = gpusort::order::descending;
+  const std::size_t n = (std::size_t(1) << 20) + 7;
+  for (int rounds : {4, 64}) {
+    check_radix<std::uint32_t, std::uint32_t>(dist::uniform, n, 2, asc, false, S::radix_first, S::radix_first, rounds);
+    check_radix<std::uint32_t, std::uint64_t>(dist::uniform, n, 3, desc, true, S::radix_first, S::radix_first, rounds);
+    check_radix<float, std::uint32_t>(dist::uniform, n, 4, desc, false, S::radix_first, S::radix_first, rounds);
+    check_radix<std::uint16_t, std::uint32_t>(dist::uniform, n, 2, asc, true, S::radix_first, S::radix_first, rounds);
+    check_radix<std::int8_t, std::uint32_t>(dist::uniform, n, 3, desc, false, S::radix_first, S::radix_first, rounds);
+    check_radix<std::uint64_t, std::uint64_t>(dist::uniform, n, 2, asc, false, S::radix_first, S::radix_first, rounds);
+    check_radix<double, std::uint32_t>(dist::uniform, n, 3, desc, true, S::radix_first, S::radix_first, rounds);
+    check_radix<float, std::uint32_t>(dist::unit, n, 2, asc, false, S::radix_first, S::radix_first, rounds);
+  }
 }
 
 TEST_F(GpuMulti, RadixFirst) {

@@ -14,6 +14,10 @@
 //     segment on the host; keys outside every segment are not written;
 //   * top-k: the k largest and smallest, sorted and in input order, keys,
 //     indices and values, against the stable sort's first k on the host;
+//     of every row (topk_rows) and of every segment (segmented_topk: shuffled,
+//     with gaps, empty ones and ones shorter than k, whose spare slots keep
+//     their keys and get index -1), 32- and 64-bit indices, and captured in
+//     a CUDA graph;
 //   * a bit range is refused, naming the call (the host suite).
 #include "gpu_util.hpp"
 #include "harness/harness.hpp"
@@ -199,10 +203,9 @@ TEST_F(GpuWideKeys, GraphCapture) {
   ASSERT_EQ(vout.download(), want_idx);
 }
 
-// Segments in shuffled order with gaps between some and a few empty ones;
-// each segment sorted stably on the host, keys outside left as the output
-// held them (a pattern written first).
-template <class K, class O> void segmented_against_host(std::size_t n, bool descending, bool pairs, std::uint64_t seed) {
+// Disjoint segments of [0, n) in shuffled order, with gaps between some and
+// a few empty ones: their begin and end offsets.
+template <class O> void shuffled_segments(std::size_t n, std::uint64_t seed, std::vector<O>& b, std::vector<O>& e) {
   std::mt19937_64 rng(seed);
   std::vector<O> begin, end;
   for (std::size_t at = 0; at < n;) {
@@ -214,8 +217,16 @@ template <class K, class O> void segmented_against_host(std::size_t n, bool desc
   std::vector<std::size_t> order(begin.size());
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), rng);
-  std::vector<O> b(order.size()), e(order.size());
+  b.resize(order.size()), e.resize(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) b[i] = begin[order[i]], e[i] = end[order[i]];
+}
+
+// Segments in shuffled order with gaps between some and a few empty ones;
+// each segment sorted stably on the host, keys outside left as the output
+// held them (a pattern written first).
+template <class K, class O> void segmented_against_host(std::size_t n, bool descending, bool pairs, std::uint64_t seed) {
+  std::vector<O> b, e;
+  shuffled_segments(n, seed, b, e);
   const auto keys = wide_keys<K>(wide_dist::high_ties, n, seed);
   std::vector<std::uint32_t> idx(n);
   std::iota(idx.begin(), idx.end(), 0u);
@@ -325,6 +336,142 @@ TEST_F(GpuWideKeys, TopkAgainstHost) {
           topk_against_host<u128>(n, k, largest, sorted);
           topk_against_host<i128>(n, k, largest, sorted);
         }
+}
+
+// The host's answer for one segment [b, e) of keys: its k slots, best
+// first (or in index order), with local indices; slots past the segment
+// keep `kept` and get index -1.
+template <class K>
+void segment_topk(const std::vector<K>& keys, std::size_t b, std::size_t e, std::size_t k, bool largest, bool sorted,
+                  const K& kept, K* out_keys, std::int64_t* out_idx) {
+  std::vector<std::int64_t> order(e - b);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) {
+    return largest ? keys[b + y] < keys[b + x] : keys[b + x] < keys[b + y];
+  });
+  if (order.size() > k) order.resize(k);
+  if (!sorted) std::sort(order.begin(), order.end());
+  for (std::size_t j = 0; j < k; ++j) {
+    out_keys[j] = j < order.size() ? keys[b + std::size_t(order[j])] : kept;
+    out_idx[j] = j < order.size() ? order[j] : -1;
+  }
+}
+
+template <class K, class I> void rows_against_host(std::size_t rows, std::size_t cols, std::size_t k, bool largest,
+                                                   bool sorted) {
+  const std::size_t n = rows * cols;
+  const auto keys = wide_keys<K>(wide_dist::high_ties, n, 41 + n + k);
+  std::vector<K> want(rows * k);
+  std::vector<std::int64_t> want_idx(rows * k);
+  K kept;
+  std::memset(&kept, 0xAB, sizeof kept);
+  for (std::size_t r = 0; r < rows; ++r)
+    segment_topk(keys, r * cols, (r + 1) * cols, k, largest, sorted, kept, want.data() + r * k,
+                 want_idx.data() + r * k);
+  gpusort::topk_options opt;
+  opt.largest = largest;
+  opt.sorted = sorted;
+  device_buffer<K> kin(keys), kout(rows * k);
+  device_buffer<I> idx(rows * k);
+  kout.fill_bytes(0xAB);
+  std::size_t bytes = 0;
+  gpusort::topk_rows(nullptr, bytes, kin.data(), kout.data(), idx.data(), rows, cols, k, opt);
+  device_buffer<std::uint8_t> temp(bytes);
+  gpusort::topk_rows(temp.data(), bytes, kin.data(), kout.data(), idx.data(), rows, cols, k, opt);
+  device_sync();
+  const std::string what = std::to_string(rows) + " rows of " + std::to_string(cols) + " k=" + std::to_string(k) +
+                           (largest ? " largest" : " smallest") + (sorted ? " sorted" : " unsorted") + " indices of " +
+                           std::to_string(sizeof(I)) + " bytes";
+  ASSERT_TRUE(same_bytes(kout.download(), want)) << what;
+  const auto got = idx.download();
+  for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(std::int64_t(got[i]), want_idx[i]) << what << " slot " << i;
+}
+
+TEST_F(GpuWideKeys, TopkRowsAgainstHost) {
+  for (bool largest : {true, false})
+    for (bool sorted : {true, false}) {
+      rows_against_host<u128, std::int64_t>(3, 5000, 100, largest, sorted);
+      rows_against_host<i128, std::int32_t>(1000, 37, 37, largest, sorted);
+      rows_against_host<u128, std::int32_t>(1, 1, 1, largest, sorted);
+      rows_against_host<i128, std::int64_t>(7, 300, 0, largest, sorted);
+    }
+}
+
+// Segments in shuffled order, with gaps, empty ones and ones shorter than
+// k; the one-array and the allocating forms.
+template <class K, class O> void segments_against_host(std::size_t n, std::size_t k, bool largest, bool sorted,
+                                                       std::uint64_t seed) {
+  std::vector<O> b, e;
+  shuffled_segments(n, seed, b, e);
+  const std::size_t segments = b.size();
+  const auto keys = wide_keys<K>(wide_dist::high_ties, n, seed);
+  K kept;
+  std::memset(&kept, 0xAB, sizeof kept);
+  std::vector<K> want(segments * k);
+  std::vector<std::int64_t> want_idx(segments * k);
+  for (std::size_t s = 0; s < segments; ++s)
+    segment_topk(keys, std::size_t(b[s]), std::size_t(e[s]), k, largest, sorted, kept, want.data() + s * k,
+                 want_idx.data() + s * k);
+  gpusort::topk_options opt;
+  opt.largest = largest;
+  opt.sorted = sorted;
+  device_buffer<K> kin(keys), kout(segments * k);
+  device_buffer<std::int64_t> idx(segments * k);
+  device_buffer<O> db(b), de(e);
+  kout.fill_bytes(0xAB);
+  gpusort::segmented_topk(kin.data(), kout.data(), idx.data(), n, segments, db.data(), de.data(), k, opt);
+  device_sync();
+  const std::string what = "n=" + std::to_string(n) + " " + std::to_string(segments) + " segments k=" +
+                           std::to_string(k) + (largest ? " largest" : " smallest") +
+                           (sorted ? " sorted" : " unsorted") + " offsets of " + std::to_string(sizeof(O)) + " bytes";
+  ASSERT_TRUE(same_bytes(kout.download(), want)) << what;
+  ASSERT_EQ(idx.download(), want_idx) << what;
+}
+
+TEST_F(GpuWideKeys, SegmentedTopkAgainstHost) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(4097), std::size_t(300001)})
+    for (std::size_t k : {std::size_t(1), std::size_t(10), std::size_t(1000)})
+      for (bool largest : {true, false})
+        for (bool sorted : {true, false}) {
+          segments_against_host<u128, std::int32_t>(n, k, largest, sorted, 7 + n + k);
+          segments_against_host<i128, std::uint64_t>(n, k, largest, sorted, 11 + n + k);
+        }
+}
+
+// topk_rows captured in a CUDA graph and replayed.
+TEST_F(GpuWideKeys, TopkRowsGraphCapture) {
+  const std::size_t rows = 64, cols = 4099, k = 33;
+  const auto keys = wide_keys<i128>(wide_dist::small_signed, rows * cols, 5);
+  std::vector<i128> want(rows * k);
+  std::vector<std::int64_t> want_idx(rows * k);
+  i128 kept = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    segment_topk(keys, r * cols, (r + 1) * cols, k, true, false, kept, want.data() + r * k, want_idx.data() + r * k);
+  gpusort::topk_options opt;
+  opt.sorted = false;
+  cuda_stream stream;
+  opt.stream = stream.get();
+  device_buffer<i128> kin(keys), kout(rows * k);
+  device_buffer<std::int64_t> idx(rows * k);
+  std::size_t bytes = 0;
+  gpusort::topk_rows(nullptr, bytes, kin.data(), kout.data(), idx.data(), rows, cols, k, opt);
+  device_buffer<std::uint8_t> temp(bytes);
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  GPUSORT_CUDA(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal));
+  gpusort::topk_rows(temp.data(), bytes, kin.data(), kout.data(), idx.data(), rows, cols, k, opt);
+  GPUSORT_CUDA(cudaStreamEndCapture(stream.get(), &graph));
+  GPUSORT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    kout.fill_bytes(0);
+    idx.fill_bytes(0x5A);
+    GPUSORT_CUDA(cudaGraphLaunch(exec, stream.get()));
+    GPUSORT_CUDA(cudaStreamSynchronize(stream.get()));
+    ASSERT_TRUE(same_bytes(kout.download(), want)) << "replay " << replay;
+    ASSERT_EQ(idx.download(), want_idx) << "replay " << replay;
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
 }
 
 }  // namespace

@@ -375,3 +375,63 @@ TEST(MultiDigitPlan, CutsNearestTheTargets) {
     }
   }
 }
+
+// Radix first in k rounds: each rank's digits cut again into k groups. Every
+// (from, to) pair sends in k rounds exactly what it sends in one; the
+// groups run in digit order within each rank's digits, so each sender's
+// share (q, j) is the contiguous piece share_starts says; and each group
+// holds about 1/k of its rank's keys (its cut nearest its target).
+TEST(MultiDigitPlan, RoundsCutEachRanksDigits) {
+  namespace mp = gpusort::detail::multi;
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int p = 2 + int(rng() % 5), k = 1 + int(rng() % 12);
+    std::vector<std::uint64_t> rows(std::size_t(p) * mp::digit_row, 0);
+    const int skew = int(rng() % 3);
+    for (int q = 0; q < p; ++q) {
+      for (int d = 0; d < mp::top_digits; ++d) {
+        std::uint64_t m = rng() % 100;
+        if (skew == 1 && d % 37 != 0) m = rng() % 3;
+        if (skew == 2 && (d < 100 || d > 103)) m = 0;  // four digits: fewer than most k
+        rows[std::size_t(q) * mp::digit_row + std::size_t(d)] = m;
+      }
+      rows[std::size_t(q) * mp::digit_row + mp::top_digits] = 777;
+    }
+    const auto total = mp::digit_totals(rows, p);
+    const auto cut = mp::digit_cuts(total, p);
+    const auto one = mp::digit_traffic(rows, p, cut);
+    const auto t = mp::digit_traffic_rounds(rows, p, cut, k);
+    ASSERT_EQ(t.k, k);
+    for (int q = 0; q < p; ++q) {
+      EXPECT_EQ(t.capacity(q), 777u);
+      const auto g = mp::cuts_between(total, cut[std::size_t(q)], cut[std::size_t(q) + 1], k);
+      ASSERT_EQ(g.size(), std::size_t(k) + 1);
+      EXPECT_EQ(g.front(), cut[std::size_t(q)]);
+      EXPECT_EQ(g.back(), cut[std::size_t(q) + 1]);
+      for (int j = 0; j < k; ++j) ASSERT_LE(g[std::size_t(j)], g[std::size_t(j) + 1]);
+      for (int from = 0; from < p; ++from) {
+        EXPECT_EQ(t.sends(from, q), one.sends(from, q)) << "trial " << trial;
+        for (int j = 0; j < k; ++j)
+          EXPECT_EQ(t.sends(from, q, j), mp::digit_range(rows, from, g[std::size_t(j)], g[std::size_t(j) + 1]));
+      }
+      // each group's cut is the digit boundary nearest its share of the rank's keys
+      std::vector<double> below(std::size_t(mp::top_digits) + 1, 0);
+      for (int d = 0; d < mp::top_digits; ++d) below[std::size_t(d) + 1] = below[std::size_t(d)] + double(total[std::size_t(d)]);
+      const double lo = below[std::size_t(cut[std::size_t(q)])], n = below[std::size_t(cut[std::size_t(q) + 1])] - lo;
+      for (int j = 1; j < k; ++j) {
+        const double target = lo + n * j / k, err = std::abs(below[std::size_t(g[std::size_t(j)])] - target);
+        for (int d = g[std::size_t(j) - 1]; d <= cut[std::size_t(q) + 1]; ++d)
+          EXPECT_LE(err, std::abs(below[std::size_t(d)] - target)) << "rank " << q << " group " << j;
+      }
+    }
+    // a sender's part is in digit order: share (q, j) starts where the digits before group j of q end
+    for (int from = 0; from < p; ++from) {
+      const auto s = mp::share_starts(t, from);
+      for (int q = 0; q < p; ++q) {
+        const auto g = mp::cuts_between(total, cut[std::size_t(q)], cut[std::size_t(q) + 1], k);
+        for (int j = 0; j < k; ++j)
+          EXPECT_EQ(s[std::size_t(q * k + j)], mp::digit_range(rows, from, 0, g[std::size_t(j)]));
+      }
+    }
+  }
+}

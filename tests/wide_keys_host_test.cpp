@@ -3,11 +3,14 @@
 // the integers: sorting by those strided columns on the host (the CPU path
 // of sort_by_columns_host here) gives std::stable_sort's permutation of the
 // integers themselves, signed and unsigned, both directions, with the
-// extremes, zero and ties. A bit range is refused before any device work.
+// extremes, zero and ties. A bit range is refused before any device work,
+// and so are bad top-k of rows and segments (k over a row, null offsets,
+// keys not 16-byte aligned).
 #include "expect_error.hpp"
 
 #include <gpusort/detail/wide_key.hpp>
 #include <gpusort/gpusort.hpp>
+#include <gpusort/topk.hpp>
 
 #include <gtest/gtest.h>
 
@@ -84,6 +87,28 @@ TEST(WideKeysHost, BitRangeRefused) {
     EXPECT_NE(std::string(e.what()).find("sort_keys<u128>"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("bit range"), std::string::npos) << e.what();
   }
+}
+
+TEST(WideKeysHost, TopkRowsAndSegmentsChecked) {
+  std::vector<u128> keys(8), out(8);
+  std::vector<std::int64_t> idx(8);
+  std::size_t bytes = 0;
+  EXPECT_GPUSORT_ERROR(gpusort::topk_rows(nullptr, bytes, keys.data(), out.data(), idx.data(), 2, 3, 4),
+                       gpusort::errc::invalid_argument);
+  try {
+    gpusort::topk_rows(nullptr, bytes, keys.data(), out.data(), idx.data(), 2, 3, 4);
+  } catch (const gpusort::error& e) {
+    EXPECT_NE(std::string(e.what()).find("topk_rows"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("larger than a row"), std::string::npos) << e.what();
+  }
+  const std::int32_t* none = nullptr;
+  EXPECT_GPUSORT_ERROR(gpusort::segmented_topk(nullptr, bytes, keys.data(), out.data(), idx.data(), keys.size(), 2,
+                                               none, none, 1),
+                       gpusort::errc::invalid_argument);
+  const auto* odd = reinterpret_cast<const i128*>(reinterpret_cast<const unsigned char*>(keys.data()) + 8);
+  auto* odd_out = reinterpret_cast<i128*>(out.data());
+  EXPECT_GPUSORT_ERROR(gpusort::topk_rows(nullptr, bytes, odd, odd_out, idx.data(), 1, 4, 2),
+                       gpusort::errc::invalid_argument);
 }
 
 }  // namespace

@@ -18,8 +18,9 @@
 // in the size query already. Indices are int32/uint32 (n <= 2^32) or
 // int64/uint64.
 // No host synchronisation: every call can be captured in a CUDA graph.
-// The one-array calls also take unsigned __int128 and __int128 keys, by a
-// whole stable radix sort of them (wide_topk.cu: not a selection).
+// Every call also takes unsigned __int128 and __int128 keys, by a whole
+// stable radix sort of them (wide_topk.cu, wide_segmented_topk.cu: not a
+// selection).
 // Builds limited with GPUSORT_KEYS need the u64 units too (the winners'
 // indices are sorted as u64 keys).
 #pragma once
@@ -65,13 +66,21 @@ void segmented_topk_device_alloc(const K* keys_in, K* keys_out, void* idx_out, i
                                  std::size_t num_segments, const void* begin, const void* end,
                                  int offset_bytes, std::size_t row_len, std::size_t k,
                                  const topk_options& opt, const char* op);
-// 128-bit integer keys (src/columns/wide_topk.cu): one array only.
+// 128-bit integer keys (src/columns/wide_topk.cu, wide_segmented_topk.cu).
 void topk_wide_device(void* temp, std::size_t* temp_bytes, bool is_signed, const void* keys_in, void* keys_out,
                       void* idx_out, int index_bytes, const void* vals_in, void* vals_out, std::size_t val_size,
                       std::size_t n, std::size_t k, const topk_options& opt, const char* op);
 void topk_wide_device_alloc(bool is_signed, const void* keys_in, void* keys_out, void* idx_out, int index_bytes,
                             const void* vals_in, void* vals_out, std::size_t val_size, std::size_t n, std::size_t k,
                             const topk_options& opt, const char* op);
+void segmented_topk_wide_device(void* temp, std::size_t* temp_bytes, bool is_signed, const void* keys_in,
+                                void* keys_out, void* idx_out, int index_bytes, std::size_t n,
+                                std::size_t num_segments, const void* begin, const void* end, int offset_bytes,
+                                std::size_t row_len, std::size_t k, const topk_options& opt, const char* op);
+void segmented_topk_wide_device_alloc(bool is_signed, const void* keys_in, void* keys_out, void* idx_out,
+                                      int index_bytes, std::size_t n, std::size_t num_segments, const void* begin,
+                                      const void* end, int offset_bytes, std::size_t row_len, std::size_t k,
+                                      const topk_options& opt, const char* op);
 template <class I> constexpr int check_index() {
   static_assert(std::is_integral_v<I> && (sizeof(I) == 4 || sizeof(I) == 8),
                 "gpusort: top-k indices must be 32- or 64-bit integers");
@@ -80,6 +89,35 @@ template <class I> constexpr int check_index() {
 template <class K> constexpr void check_topk_key() {
   static_assert(is_key<std::remove_cv_t<K>>::value,
                 "gpusort: keys must be u8..u64, i8..i64, __half, __nv_bfloat16, float or double");
+}
+// The rows and segments calls, for every key type: 128-bit keys to the
+// wide functions, the others to segmented_topk_device.
+template <class K>
+void segmented_topk_any(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out, void* idx_out,
+                        int index_bytes, std::size_t n, std::size_t num_segments, const void* begin, const void* end,
+                        int offset_bytes, std::size_t row_len, std::size_t k, const topk_options& opt,
+                        const char* op) {
+  if constexpr (is_wide_int<K>) {
+    segmented_topk_wide_device(temp, temp_bytes, is_signed_wide<K>, keys_in, keys_out, idx_out, index_bytes, n,
+                               num_segments, begin, end, offset_bytes, row_len, k, opt, op);
+  } else {
+    check_topk_key<K>();
+    segmented_topk_device<K>(temp, temp_bytes, keys_in, keys_out, idx_out, index_bytes, n, num_segments, begin, end,
+                             offset_bytes, row_len, k, opt, op);
+  }
+}
+template <class K>
+void segmented_topk_any_alloc(const K* keys_in, K* keys_out, void* idx_out, int index_bytes, std::size_t n,
+                              std::size_t num_segments, const void* begin, const void* end, int offset_bytes,
+                              std::size_t row_len, std::size_t k, const topk_options& opt, const char* op) {
+  if constexpr (is_wide_int<K>) {
+    segmented_topk_wide_device_alloc(is_signed_wide<K>, keys_in, keys_out, idx_out, index_bytes, n, num_segments,
+                                     begin, end, offset_bytes, row_len, k, opt, op);
+  } else {
+    check_topk_key<K>();
+    segmented_topk_device_alloc<K>(keys_in, keys_out, idx_out, index_bytes, n, num_segments, begin, end,
+                                   offset_bytes, row_len, k, opt, op);
+  }
 }
 }  // namespace detail
 
@@ -175,41 +213,38 @@ void topk_pairs(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, st
 // are selected one block each; longer ones are sorted (segmented sort) and
 // their first k taken, so with opt.sorted == false a row or segment of more
 // than 4096 keys still comes back best first, not in input order (shorter
-// ones come in input order).
+// ones come in input order). 128-bit keys are sorted whole (segmented sort,
+// wide_segmented_topk.cu): their segments must not overlap, and with
+// opt.sorted == false every row or segment comes back in input order.
 template <class K, class I = std::int64_t>
 void topk_rows(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, I* indices_out,
                std::size_t rows, std::size_t cols, std::size_t k, const topk_options& opt = {}) {
-  detail::check_topk_key<K>();
-  detail::segmented_topk_device<K>(temp, &temp_bytes, keys_in, keys_out, indices_out, detail::check_index<I>(),
-                                   rows * cols, rows, nullptr, nullptr, 8, cols, k, opt, "topk_rows");
+  detail::segmented_topk_any<K>(temp, &temp_bytes, keys_in, keys_out, indices_out, detail::check_index<I>(),
+                                rows * cols, rows, nullptr, nullptr, 8, cols, k, opt, "topk_rows");
 }
 template <class K, class I = std::int64_t>
 void topk_rows(const K* keys_in, K* keys_out, I* indices_out, std::size_t rows, std::size_t cols, std::size_t k,
                const topk_options& opt = {}) {
-  detail::check_topk_key<K>();
-  detail::segmented_topk_device_alloc<K>(keys_in, keys_out, indices_out, detail::check_index<I>(), rows * cols,
-                                         rows, nullptr, nullptr, 8, cols, k, opt, "topk_rows");
+  detail::segmented_topk_any_alloc<K>(keys_in, keys_out, indices_out, detail::check_index<I>(), rows * cols, rows,
+                                      nullptr, nullptr, 8, cols, k, opt, "topk_rows");
 }
 template <class K, class O, class I = std::int64_t>
 void segmented_topk(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, I* indices_out,
                     std::size_t n, std::size_t num_segments, const O* begin_offsets, const O* end_offsets,
                     std::size_t k, const topk_options& opt = {}) {
-  detail::check_topk_key<K>();
   static_assert(std::is_integral_v<O> && (sizeof(O) == 4 || sizeof(O) == 8), "gpusort: 32- or 64-bit offsets");
-  detail::segmented_topk_device<K>(temp, &temp_bytes, keys_in, keys_out, indices_out, detail::check_index<I>(), n,
-                                   num_segments, begin_offsets, end_offsets,
-                                   std::is_signed_v<O> ? -int(sizeof(O)) : int(sizeof(O)), 0, k, opt,
-                                   "segmented_topk");
+  detail::segmented_topk_any<K>(temp, &temp_bytes, keys_in, keys_out, indices_out, detail::check_index<I>(), n,
+                                num_segments, begin_offsets, end_offsets,
+                                std::is_signed_v<O> ? -int(sizeof(O)) : int(sizeof(O)), 0, k, opt, "segmented_topk");
 }
 template <class K, class O, class I = std::int64_t>
 void segmented_topk(const K* keys_in, K* keys_out, I* indices_out, std::size_t n, std::size_t num_segments,
                     const O* begin_offsets, const O* end_offsets, std::size_t k, const topk_options& opt = {}) {
-  detail::check_topk_key<K>();
   static_assert(std::is_integral_v<O> && (sizeof(O) == 4 || sizeof(O) == 8), "gpusort: 32- or 64-bit offsets");
-  detail::segmented_topk_device_alloc<K>(keys_in, keys_out, indices_out, detail::check_index<I>(), n, num_segments,
-                                         begin_offsets, end_offsets,
-                                         std::is_signed_v<O> ? -int(sizeof(O)) : int(sizeof(O)), 0, k, opt,
-                                         "segmented_topk");
+  detail::segmented_topk_any_alloc<K>(keys_in, keys_out, indices_out, detail::check_index<I>(), n, num_segments,
+                                      begin_offsets, end_offsets,
+                                      std::is_signed_v<O> ? -int(sizeof(O)) : int(sizeof(O)), 0, k, opt,
+                                      "segmented_topk");
 }
 
 }  // namespace gpusort

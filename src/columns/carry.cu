@@ -1,5 +1,6 @@
-// carry.hpp's kernels: grid-stride loops, one record per thread and step.
+// carry.hpp's kernels: grid-stride loops over the records (layout.cuh's for_rows).
 #include "columns/carry.hpp"
+#include "columns/layout.cuh"
 #include "columns/ordered.hpp"
 
 #include <gpusort/detail/core/launch.cuh>
@@ -8,18 +9,16 @@ namespace gpusort::detail::columns {
 namespace {
 
 template <class Key, class Pay>
-__global__ void pack_carried_kernel(packed_group g, const std::uint64_t* mins, const unsigned* folded,
+__global__ void pack_carried_kernel(packed_group g, const std::uint64_t* bounds, const unsigned* folded,
                                     const Pay* vals, Key* keys, Pay* payload, std::size_t n) {
-  std::uint64_t low[max_packed];
-  for (int c = 0; c < g.count; ++c) low[c] = mins[c];
+  const packed_layout layout(g, bounds);
   const bool rows = vals == nullptr || *folded != 0;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x) {
+  for_rows(n, [&](std::size_t i) {
     std::uint64_t k = 0;
-    for (int c = 0; c < g.count; ++c) k |= (ordered_any(g.columns[c], i) - low[c]) << g.columns[c].shift;
+    for_each_column(g, [&](int c, const packed_column& col) { k |= layout.take(c, ordered_any(col, i)); });
     keys[i] = Key(k);
     if (payload) payload[i] = rows ? Pay(i) : vals[i];
-  }
+  });
 }
 
 __global__ void stage_if_folded_kernel(const unsigned* folded, const unsigned char* src, unsigned char* dst,
@@ -48,37 +47,31 @@ __device__ __forceinline__ void store_record(unsigned char* at, std::uint64_t r,
   }
 }
 
+// 4 blocks an SM (at most 64 registers): the layout's per-column constants
+// took 96, which left 2.
 template <class Key, class Pay>
-__global__ void unpack_carried_kernel(packed_group g, carried_record rec, const std::uint64_t* mins,
+__global__ __launch_bounds__(256, 4) void unpack_carried_kernel(packed_group g, carried_record rec, const std::uint64_t* bounds,
                                       const unsigned* folded, const Key* keys, const Pay* payload,
                                       const unsigned char* records_src, unsigned char* records_out,
                                       const Pay* vals_src, Pay* vals_out, std::size_t n) {
-  const std::size_t first = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::size_t step = std::size_t(gridDim.x) * blockDim.x;
   if (payload && *folded != 0) {  // the keys lost bits: move the records (and values) by row
-    for (std::size_t i = first; i < n; i += step) {
+    for_rows(n, [&](std::size_t i) {
       const std::size_t row = std::size_t(payload[i]);
       for (unsigned b = 0; b < rec.record_bytes; ++b)
         records_out[i * rec.record_bytes + b] = records_src[row * rec.record_bytes + b];
       if (vals_out) vals_out[i] = vals_src[row];
-    }
+    });
     return;
   }
-  std::uint64_t low[max_packed], mask[max_packed];
-  for (int c = 0; c < g.count; ++c) {
-    low[c] = mins[c];
-    const unsigned bits = with_column_key(g.columns[c].key, [&]<class K>() { return 8 * unsigned(sizeof(K)); });
-    mask[c] = bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
-  }
-  for (std::size_t i = first; i < n; i += step) {
+  const packed_layout layout(g, bounds);
+  for_rows(n, [&](std::size_t i) {
     const std::uint64_t k = keys[i];
     std::uint64_t r = 0;
-    for (int c = 0; c < g.count; ++c) {
-      const std::uint64_t ordered = (((k >> g.columns[c].shift) & mask[c]) + low[c]) & mask[c];
-      r |= raw_any(g.columns[c], ordered) << (8 * rec.offset[c]);
-    }
+    for_each_column(g, [&](int c, const packed_column& col) {
+      r |= raw_any(col, layout.ordered(c, k)) << (8 * rec.offset[c]);
+    });
     store_record(records_out + i * rec.record_bytes, r, rec.record_bytes, rec.store_bytes);
-  }
+  });
 }
 
 template <class F> void with_widths(const packed_group& g, int payload_bytes, F&& f) {
@@ -92,12 +85,12 @@ template <class F> void with_widths(const packed_group& g, int payload_bytes, F&
 
 }  // namespace
 
-void launch_pack_carried(const call_context& ctx, const packed_group& g, const std::uint64_t* mins,
+void launch_pack_carried(const call_context& ctx, const packed_group& g, const std::uint64_t* bounds,
                          const unsigned* folded, const void* vals, void* keys, void* payload, int payload_bytes,
                          std::size_t n, cudaStream_t s) {
   if (n == 0) return;
   with_widths(g, payload_bytes, [&]<class Key, class Pay>() {
-    pack_carried_kernel<<<grid_for(n, 256), 256, 0, s>>>(g, mins, folded, static_cast<const Pay*>(vals),
+    pack_carried_kernel<<<grid_for(n, 256 * rows_a_thread), 256, 0, s>>>(g, bounds, folded, static_cast<const Pay*>(vals),
                                                           static_cast<Key*>(keys), static_cast<Pay*>(payload), n);
   });
   ctx.check_launch("pack_carried");
@@ -112,13 +105,13 @@ void launch_stage_if_folded(const call_context& ctx, const unsigned* folded, con
 }
 
 void launch_unpack_carried(const call_context& ctx, const packed_group& g, const carried_record& r,
-                           const std::uint64_t* mins, const unsigned* folded, const void* keys, const void* payload,
+                           const std::uint64_t* bounds, const unsigned* folded, const void* keys, const void* payload,
                            int payload_bytes, const void* records_src, void* records_out, const void* vals_src,
                            void* vals_out, std::size_t n, cudaStream_t s) {
   if (n == 0) return;
   with_widths(g, payload_bytes, [&]<class Key, class Pay>() {
-    unpack_carried_kernel<<<grid_for(n, 256), 256, 0, s>>>(
-        g, r, mins, folded, static_cast<const Key*>(keys), static_cast<const Pay*>(payload),
+    unpack_carried_kernel<<<grid_for(n, 256 * rows_a_thread), 256, 0, s>>>(
+        g, r, bounds, folded, static_cast<const Key*>(keys), static_cast<const Pay*>(payload),
         static_cast<const unsigned char*>(records_src), static_cast<unsigned char*>(records_out),
         static_cast<const Pay*>(vals_src), static_cast<Pay*>(vals_out), n);
   });

@@ -7,8 +7,8 @@
 // values need no gather either.
 //
 // The packed key loses bits where key_order's folds change a key (a -0.0
-// taking +0.0's place, a NaN folded under nans largest). The minima kernel
-// notes that on the device (launch_column_mins's `folded`); then the payload
+// taking +0.0's place, a NaN folded under nans largest). The bounds kernel
+// notes that on the device (launch_column_bounds's `folded`); then the payload
 // is the row instead, and the records and values move by row, as in the
 // general path. Both ways are launched; the flag picks inside the kernels,
 // so the call needs no host synchronisation.
@@ -31,10 +31,10 @@ struct carried_record {
   unsigned store_bytes = 1;          // the widest store the record size and the output's address allow
 };
 
-// keys[i] = the packed bits of record i (launch_pack's, in input order);
+// keys[i] = the packed bits of record i (launch_pack's layout, in input order);
 // payload[i] = vals[i], or i when *folded or vals is null (payload_bytes 4
 // or 8, the values' width); no payload when it is null.
-void launch_pack_carried(const call_context& ctx, const packed_group& g, const std::uint64_t* mins,
+void launch_pack_carried(const call_context& ctx, const packed_group& g, const std::uint64_t* bounds,
                          const unsigned* folded, const void* vals, void* keys, void* payload, int payload_bytes,
                          std::size_t n, cudaStream_t s);
 // dst = src (bytes) when *folded, else nothing: the in-place calls keep what
@@ -46,7 +46,7 @@ void launch_stage_if_folded(const call_context& ctx, const unsigned* folded, con
 // payload[i]: records_out[i] = records_src[row] and, with vals_out,
 // vals_out[i] = vals_src[row]. payload may be vals_out.
 void launch_unpack_carried(const call_context& ctx, const packed_group& g, const carried_record& r,
-                           const std::uint64_t* mins, const unsigned* folded, const void* keys, const void* payload,
+                           const std::uint64_t* bounds, const unsigned* folded, const void* keys, const void* payload,
                            int payload_bytes, const void* records_src, void* records_out, const void* vals_src,
                            void* vals_out, std::size_t n, cudaStream_t s);
 

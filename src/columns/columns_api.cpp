@@ -3,7 +3,7 @@
 // key, row) pairs through the run-time API.
 //
 // Device scratch (both phases carve it with temp_layout): the columns'
-// minima (pack.hpp: the bits that never vary are cleared), the packed keys
+// bounds (pack.hpp: only the bits that vary are packed), the packed keys
 // and their sorted copy (8 or 4 bytes a row each), two row buffers (4 bytes
 // a row while n < 2^32, else 8) and the inner sort's own scratch. The first
 // pass packs the rows in input order and sorts them with their indices; each
@@ -81,7 +81,7 @@ void sort_by_columns_device(void* temp, std::size_t& temp_bytes, const key_colum
     temp_layout L(base);
     std::size_t key_bytes = 4;
     for (const cols::pass& p : plan) key_bytes = std::max<std::size_t>(key_bytes, p.key_bytes);
-    auto* mins = L.take<std::uint64_t>(cols::max_packed);
+    auto* bounds = L.take<std::uint64_t>(cols::bounds_count);
     void* keys = L.take<std::uint8_t>(n * key_bytes);
     void* sorted_keys = L.take<std::uint8_t>(n * key_bytes);
     void* rows[2] = {L.take<std::uint8_t>(n * std::size_t(row_bytes)), L.take<std::uint8_t>(n * std::size_t(row_bytes))};
@@ -103,8 +103,8 @@ void sort_by_columns_device(void* temp, std::size_t& temp_bytes, const key_colum
     for (std::size_t i = 0; i < plan.size(); ++i) {
       const bool last = i + 1 == plan.size();
       const cols::packed_group g = group_of(plan[i], columns, opt);
-      cols::launch_column_mins(ctx, g, mins, n, opt.stream);
-      cols::launch_pack(ctx, g, mins, i == 0 ? nullptr : rows[at], wide, keys, n, opt.stream);
+      cols::launch_column_bounds(ctx, g, bounds, n, opt.stream);
+      cols::launch_pack(ctx, g, bounds, i == 0 ? nullptr : rows[at], wide, keys, n, opt.stream);
       void* into = last && index_bytes == row_bytes ? indices_out : rows[1 - at];
       std::size_t b = inner_bytes;
       sort_device(inner_temp, b, sort_spec{packed_key(plan[i]), n, 1}, keys, sorted_keys, rows[at], into,

@@ -36,7 +36,12 @@ inline packed_group group_of(const pass& p, const key_column* columns, const opt
     pc.shift = p.columns[i].shift;
     pc.descending = c.direction == order::descending;
     with_key(c.key, [&]<class K>() {
-      const key_order<K> o(false, 0, key_traits<K>::width, opt.nans == nan_order::largest);
+      using T = key_traits<K>;
+      pc.bytes = unsigned(sizeof(K));
+      pc.kind = T::is_float ? packed_column::floating
+                : T::kind == key_kind::signed_int ? packed_column::signed_int
+                                                   : packed_column::unsigned_int;
+      const key_order<K> o(false, 0, T::width, opt.nans == nan_order::largest);
       pc.nan_lo = o.nan_lo;
       pc.nan_span = o.nan_span;
     });

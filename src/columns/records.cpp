@@ -2,7 +2,7 @@
 // fields, two ways.
 //
 //   * Carried in the keys (carry.hpp), when the fields tile the record in at
-//     most 64 bits (a {u32, f32} struct, say): the minima, one pack of each
+//     most 64 bits (a {u32, f32} struct, say): the bounds, one pack of each
 //     record into its normalized key with its value beside it, one stable
 //     radix sort of (key, value) pairs, and one kernel that rebuilds the
 //     records from the sorted keys. About 8 + 24 + the sort + 16 bytes a
@@ -113,7 +113,7 @@ void sort_records_device(void* temp, std::size_t& temp_bytes, const void* record
     const auto phases = [&](void* base) {
       const bool sizing = base == nullptr;
       temp_layout L(base);
-      auto* mins = L.take<std::uint64_t>(cols::max_packed);
+      auto* bounds = L.take<std::uint64_t>(cols::bounds_count);
       auto* folded = L.take<unsigned>(1);
       void* keys = L.take<std::uint8_t>(n * kb);
       void* sorted_keys = L.take<std::uint8_t>(n * kb);
@@ -129,14 +129,14 @@ void sort_records_device(void* temp, std::size_t& temp_bytes, const void* record
                   carried.payload ? detail::stand_in<void>(3) : nullptr, carried.payload ? pb : 0, inner);
       void* inner_temp = L.take<std::uint8_t>(inner_bytes);
       if (sizing || n == 0) return L.bytes();
-      cols::launch_column_mins(ctx, g, mins, n, opt.stream, folded);
+      cols::launch_column_bounds(ctx, g, bounds, n, opt.stream, folded);
       if (staged) cols::launch_stage_if_folded(ctx, folded, records_in, staged, n * record_bytes, opt.stream);
       if (staged_vals) cols::launch_stage_if_folded(ctx, folded, vals_in, staged_vals, n * val_size, opt.stream);
-      cols::launch_pack_carried(ctx, g, mins, folded, val_size ? vals_in : nullptr, keys, payload,
+      cols::launch_pack_carried(ctx, g, bounds, folded, val_size ? vals_in : nullptr, keys, payload,
                                 carried.payload_bytes, n, opt.stream);
       sort_device(inner_temp, inner_bytes, sort_spec{cols::packed_key(carried.pass), n, 1}, keys, sorted_keys,
                   payload, carried.payload ? pay_out : nullptr, carried.payload ? pb : 0, inner);
-      cols::launch_unpack_carried(ctx, g, rec, mins, folded, sorted_keys, carried.payload ? pay_out : nullptr,
+      cols::launch_unpack_carried(ctx, g, rec, bounds, folded, sorted_keys, carried.payload ? pay_out : nullptr,
                                   carried.payload_bytes, staged ? staged : records_in, records_out,
                                   staged_vals ? staged_vals : vals_in, val_size ? vals_out : nullptr, n, opt.stream);
       return L.bytes();

@@ -12,7 +12,8 @@
 //             to q n / p (the first of two equally near)
 //   traffic   digit_traffic: every rank's sends to every rank, as
 //             exchange_plan.hpp's traffic (one round), from the gathered
-//             digit counts
+//             digit counts; digit_traffic_rounds: the same in k rounds,
+//             each rank's digits cut again into k groups
 //   balance   balanced: every rank within 5% of n / p (the sort's bound; else
 //             the call sorts first instead); with samples' weights in
 //             place of counts the same cut estimates the balance before
@@ -33,22 +34,31 @@ constexpr int top_digits = 1 << top_bits;
 // A rank's gathered row: its counts of every top digit, then its capacity.
 constexpr std::size_t digit_row = std::size_t(top_digits) + 1;
 
-// The p + 1 cuts over the global digit counts `total` (top_digits entries).
-inline std::vector<int> digit_cuts(const std::vector<std::uint64_t>& total, int p) {
-  std::vector<std::uint64_t> below(std::size_t(top_digits) + 1, 0);  // below[d]: keys of digits < d
-  for (int d = 0; d < top_digits; ++d) below[std::size_t(d) + 1] = below[std::size_t(d)] + total[std::size_t(d)];
-  const double n = double(below[std::size_t(top_digits)]);
-  std::vector<int> cut(std::size_t(p) + 1, top_digits);
-  cut[0] = 0;
-  for (int q = 1; q < p; ++q) {
-    const double target = n * double(q) / double(p);
+// The parts + 1 cuts of digits [lo, hi) over the global digit counts
+// `total` (top_digits entries): cut[0] = lo, cut[parts] = hi, and cut[q]
+// the digit boundary whose count from lo is nearest to q / parts of the
+// range's keys (the first of two equally near), never before cut[q - 1].
+inline std::vector<int> cuts_between(const std::vector<std::uint64_t>& total, int lo, int hi, int parts) {
+  std::vector<std::uint64_t> below(std::size_t(hi - lo) + 1, 0);  // below[d - lo]: keys of digits [lo, d)
+  for (int d = lo; d < hi; ++d) below[std::size_t(d - lo) + 1] = below[std::size_t(d - lo)] + total[std::size_t(d)];
+  const double n = double(below[std::size_t(hi - lo)]);
+  std::vector<int> cut(std::size_t(parts) + 1, hi);
+  cut[0] = lo;
+  for (int q = 1; q < parts; ++q) {
+    const double target = n * double(q) / double(parts);
     int best = cut[std::size_t(q) - 1];
-    for (int d = best + 1; d <= top_digits; ++d)
-      if (std::fabs(double(below[std::size_t(d)]) - target) < std::fabs(double(below[std::size_t(best)]) - target))
+    for (int d = best + 1; d <= hi; ++d)
+      if (std::fabs(double(below[std::size_t(d - lo)]) - target) <
+          std::fabs(double(below[std::size_t(best - lo)]) - target))
         best = d;
     cut[std::size_t(q)] = best;
   }
   return cut;
+}
+
+// The p + 1 cuts over the global digit counts `total` (top_digits entries).
+inline std::vector<int> digit_cuts(const std::vector<std::uint64_t>& total, int p) {
+  return cuts_between(total, 0, top_digits, p);
 }
 
 // The global counts from p gathered rows (digit_row entries each).
@@ -78,6 +88,31 @@ inline traffic digit_traffic(const std::vector<std::uint64_t>& rows, int p, cons
           digit_range(rows, from, cut[std::size_t(q)], cut[std::size_t(q) + 1]);
     t.h[std::size_t(from) * t.row() + std::size_t(p)] = rows[std::size_t(from) * digit_row + std::size_t(top_digits)];
   }
+  return t;
+}
+
+// The exchange's traffic in k rounds (rounds.cuh): rank q's digits [cut[q],
+// cut[q + 1]) cut again into k groups of about equal count (cuts_between
+// over the global counts), round j moving group j. Every rank's part is in
+// digit order, so its share (q, j) is contiguous and the shares lie in the
+// order q k + j that exchange_plan.hpp's share_starts assumes. A group may
+// be empty (fewer digits than rounds).
+inline traffic digit_traffic_rounds(const std::vector<std::uint64_t>& rows, int p, const std::vector<int>& cut,
+                                    int k) {
+  const std::vector<std::uint64_t> total = digit_totals(rows, p);
+  traffic t;
+  t.p = p;
+  t.k = k;
+  t.h.assign(std::size_t(p) * t.row(), 0);
+  for (int q = 0; q < p; ++q) {
+    const std::vector<int> g = cuts_between(total, cut[std::size_t(q)], cut[std::size_t(q) + 1], k);
+    for (int from = 0; from < p; ++from)
+      for (int j = 0; j < k; ++j)
+        t.h[std::size_t(from) * t.row() + std::size_t(q) * std::size_t(k) + std::size_t(j)] =
+            digit_range(rows, from, g[std::size_t(j)], g[std::size_t(j) + 1]);
+  }
+  for (int from = 0; from < p; ++from)
+    t.h[std::size_t(from) * t.row() + t.row() - 1] = rows[std::size_t(from) * digit_row + std::size_t(top_digits)];
   return t;
 }
 

@@ -25,6 +25,12 @@
 //              that range, so its first level still makes 256 buckets)
 //   merge      the p sorted runs (merge_sorted_runs: ties to the lower rank),
 //              from run into the output
+//   in rounds  (options::rounds = k > 1) each rank's digits cut again into k
+//              groups; round j moves group j, and what lands (every rank's
+//              keys of the group, in rank order) is sorted by one stable
+//              sort of the bits below the rank's common prefix straight into
+//              its place in the output while round j + 1 travels: no merge
+//              (rounds.cuh's exchange_rounds)
 // Every step is stable and every source rank's keys keep their input order,
 // so the result is the stable global order's r-th range.
 #pragma once
@@ -145,6 +151,33 @@ template <class C> bool radix_first_shard(const shard_call<C>& c, const shard_la
   c.out->counts = totals;
   c.out->used = form::radix_first;
 
+  const int d0 = cut[std::size_t(r)], d1 = cut[std::size_t(r) + 1];
+  // the top bits every key of these digits shares (the common prefix of the
+  // first and the last digit) take no part in their sorts: 8-byte keys'
+  // radix_msd then splits by the varying bits below them at its first level
+  int common = top_bits;
+  for (unsigned x = d1 > d0 ? unsigned(d0 ^ (d1 - 1)) : 0u; x != 0; x >>= 1) --common;
+  auto sort_part = [&](const C* kin, C* kout, const std::uint8_t* vin, std::uint8_t* vout, std::size_t m) {
+    if (W - common == 0) copy_items(ctx, kin, kout, vin, vout, vs, m, st);  // 1-byte keys of one digit
+    else range_sort(kin, kout, vin, vout, m, 0, W - common);
+  };
+
+  // ---- in rounds: each group of digits sorted into its place as it lands ------------
+  // rank q's digits cut again into k groups (digit_traffic_rounds); round j's
+  // receipts (every rank's keys of group j, in rank order, each in input
+  // order) are sorted by one stable sort into their place in the output
+  // while round j + 1 travels (rounds.cuh). No merge.
+  if (rounds_of(c) > 1) {
+    const traffic tk = digit_traffic_rounds(rows, p, cut, rounds_of(c));
+    exchange_rounds(c, L, tk, false, sort_part, ev.part, ev.x);
+    if (c.timed) {
+      ctx.check(cudaEventRecord(ev.sorted, st), "cudaEventRecord");
+      finish_times(ctx, st, ev.end, *c.out, {ev.start, ev.part}, {ev.part, ev.x}, {ev.part, ev.sorted},
+                   {ev.sorted, ev.end});
+    }
+    return true;
+  }
+
   // ---- exchange, beside the own digits' sort -----------------------------------------
   const std::vector<std::size_t> from = share_starts(t, r);
   const alignment_plan al = plan_alignment(r, align_items(sizeof(C), vs), t, 0);
@@ -156,15 +189,6 @@ template <class C> bool radix_first_shard(const shard_call<C>& c, const shard_la
   exchange_round(c, L, t, 0, from, in_at, al, xs.s);
   ctx.check(cudaEventRecord(ev.x, xs.s), "cudaEventRecord");
 
-  const int d0 = cut[std::size_t(r)], d1 = cut[std::size_t(r) + 1];
-  // 8-byte keys: the top bits every key of these digits shares (the common
-  // prefix of the first and the last digit) take no part in their sorts, so
-  // radix_msd's first level splits by the varying bits below them
-  int common = top_bits;
-  for (unsigned x = d1 > d0 ? unsigned(d0 ^ (d1 - 1)) : 0u; x != 0; x >>= 1) --common;
-  auto sort_part = [&](const C* kin, C* kout, const std::uint8_t* vin, std::uint8_t* vout, std::size_t m) {
-    range_sort(kin, kout, vin, vout, m, 0, W - common);
-  };
   const std::size_t O = t.sends(r, r), mine = from[std::size_t(r)];
   C* const own_k = L.run_k + run_at[std::size_t(r)];
   std::uint8_t* const own_v = L.run_v + run_at[std::size_t(r)] * vs;

@@ -152,17 +152,19 @@ template <class C> struct shard_layout {
       (*c.range_sort)(nullptr, &b, stand_in<C>(0), stand_in<C>(1), vs ? stand_in<std::uint8_t>(2) : nullptr,
                       vs ? stand_in<std::uint8_t>(3) : nullptr, n, W - top_bits, W);
       local_bytes = std::max(local_bytes, b);
-      // 8-byte keys: the parts' sorts below their constant top bits (1 to 8
-      // of them), up to cap keys (every size class, as the local sorts)
+      // 8-byte keys, and every width in rounds: the parts' (the rounds')
+      // sorts below their constant top bits (0 to 8 of them), up to cap
+      // keys (every size class, as the local sorts)
       auto part = [&](std::size_t m) {
-        for (int common = 1; common <= top_bits; ++common) {
+        for (int common = 0; common <= top_bits; ++common) {
+          if (W - common <= 0) continue;  // 1-byte keys of one digit: copied, not sorted
           std::size_t pb = 0;
           (*c.range_sort)(nullptr, &pb, stand_in<C>(0), stand_in<C>(1), vs ? stand_in<std::uint8_t>(2) : nullptr,
                           vs ? stand_in<std::uint8_t>(3) : nullptr, m, 0, W - common);
           local_bytes = std::max(local_bytes, pb);
         }
       };
-      if (sizeof(C) == 8) {
+      if (sizeof(C) == 8 || rounds_of(c) > 1) {
         part(cap);
         for (std::size_t m = 1; m <= cap && m != 0; m *= 2) part(m);
       }
