@@ -18,6 +18,8 @@
 #include "radix/onesweep_tuning.cuh"
 
 #include <numeric>
+#include <random>
+#include <type_traits>
 
 namespace {
 
@@ -286,6 +288,47 @@ TEST_F(GpuRadixMsdWideValues, U64KeysU64Values) {
           for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], std::uint64_t(want[i])) << where << ": value " << i;
         }
 }
+
+// 64-bit integers under radix_msd's affine map (msd_ints.hpp): keys in a
+// range of 2^w above an offset, for widths the map takes (not a multiple of
+// 8, above three digits) and some it does not, offsets that put a carry
+// inside the range (across zero for signed keys, across a digit boundary),
+// sizes of one level and of two; keys and u32 values, both orders, in
+// place and not, bit for bit against CUB.
+template <class K> void test_msd_int_map() {
+  std::size_t step = 0;
+  for (int w : {25, 33, 44, 47, 57, 63, 40}) {
+    const std::uint64_t range = (std::uint64_t(1) << w) - 1;
+    for (int shape = 0; shape < 3; ++shape) {
+      // shape 0: above a large offset; 1: straddling zero (signed) or 2^63
+      // (unsigned); 2: straddling a boundary of the top varying digit
+      const std::uint64_t offset = shape == 0   ? 0x1234567800000000ull
+                                   : shape == 1 ? std::uint64_t(0) - (range / 3)
+                                                : (std::uint64_t(0x5A) << 56) - (range / 2);
+      const std::size_t n = w == 44 ? (std::size_t(1) << 22) + 3 : shape == 2 ? 1500001 : 600001;
+      std::mt19937_64 rng(9600 + w * 3 + shape);
+      std::vector<K> in(n);
+      for (auto& k : in) {
+        std::uint64_t v = offset + rng() % (range + 1);
+        if (std::is_unsigned_v<K> && shape == 1) v += std::uint64_t(1) << 63;  // across 2^63
+        k = K(v);
+      }
+      for (bool pairs : {false, true}) {
+        const auto dir = t::both_orders[step % 2];
+        const bool in_place = (step / 2) % 2 == 1;
+        ++step;
+        GPUSORT_CASE(run_input<K>(algorithm::radix_msd, in, dir, 0, -1, pairs, in_place,
+                                  describe<K>(("int map w=" + std::to_string(w) + " shape " + std::to_string(shape)).c_str(),
+                                              n, dir, pairs, in_place, algorithm::radix_msd)));
+      }
+    }
+  }
+}
+
+template <class K> class GpuRadixMsdIntMap : public t::gpu_test {};
+using msd_int_keys = ::testing::Types<std::int64_t, std::uint64_t>;
+TYPED_TEST_SUITE(GpuRadixMsdIntMap, msd_int_keys, t::key_name);
+TYPED_TEST(GpuRadixMsdIntMap, SpansAndCarries) { test_msd_int_map<TypeParam>(); }
 
 // Digits as the kernels extract them *on the device*: digit_map::of made in
 // device code (block_sort: radix_tile and onesweep's small path) and the

@@ -5,8 +5,8 @@
 // U32Deep reaches sample sort's refinement levels and several quicksort
 // levels, U64Msd radix_msd's MSD levels (one, then two, before the local
 // sort) and its LSD mode, F64MsdPlan its plan on skewed top digits,
-// F64MsdClasses its class map of doubles, U64MsdWideValues its local sort
-// with 8-byte values; a partial bit range takes the (rank, index) path of
+// F64MsdClasses its class map of doubles, I64MsdIntMap its affine map of
+// 64-bit integers, U64MsdWideValues its local sort with 8-byte values; a partial bit range takes the (rank, index) path of
 // comparison sorts. GPUSORT_SANITIZE_ALGOS=name,name... restricts the algorithms
 // (the sanitizers are slow: check what a change touched).
 #include "gpu_suite.hpp"
@@ -88,6 +88,14 @@ TEST_F(GpuSanitize, U64Msd) {
     GPUSORT_CASE(smoke<std::uint64_t>(gpusort::algorithm::radix_msd, {300007}, gpusort::harness::dist::bits20));
     GPUSORT_CASE(smoke<std::int64_t>(gpusort::algorithm::radix_msd, {300007}, gpusort::harness::dist::small_signed));
   }
+}
+
+// ns timestamps through radix_msd's affine map (msd_ints.cuh): the map's
+// histogram, the levels' passes by the digits of c, the local sort of
+// o - least.
+TEST_F(GpuSanitize, I64MsdIntMap) {
+  if (selected(gpusort::algorithm::radix_msd))
+    GPUSORT_CASE(smoke<std::int64_t>(gpusort::algorithm::radix_msd, {1600001}, gpusort::harness::dist::timestamps));
 }
 
 // Normal doubles: the plan's third-level share (its sort of the third

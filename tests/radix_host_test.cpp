@@ -12,9 +12,12 @@
 //                  place, runs fit, digits to sort) and the list bounds
 //   MsdClasses     the class codes of doubles' first level: monotone,
 //                  within 256 codes, balanced where the classes allow
+//   MsdInts        the affine map of 64-bit integers: increasing, its top
+//                  digit full, nothing above it, pads last in every digit
 #include "key_types.hpp"
 #include "radix/digit.cuh"
 #include "radix/msd_classes.hpp"
+#include "radix/msd_ints.hpp"
 #include "radix/msd_plan.hpp"
 #include "radix/onesweep_plan.hpp"
 
@@ -547,4 +550,47 @@ TEST(RadixMsdClasses, CodeBudget) {
     }
     ASSERT_LE(next, unsigned(C::codes)) << "trial " << trial;
   }
+}
+
+// The affine map of 64-bit integers (msd_ints.hpp), from first principles:
+// for spans [lo, hi] of every width, c = (o - lo) << s must be strictly
+// increasing over the span (checked on sorted random keys and the ends),
+// put the span's top bit at the top of a digit (c of hi has its top digit's
+// high bit set, every digit above it 0), and leave the pad's c at least
+// every key's in every digit. Spans of three digits or less, spans aligned
+// to a digit, and the full range take no map.
+TEST(RadixMsdInts, MapIsIncreasingAndAligned) {
+  std::mt19937_64 rng(21);
+  for (int w = 1; w <= 64; ++w)
+    for (int trial = 0; trial < 20; ++trial) {
+      const unsigned long long range = w == 64 ? ~0ull : (1ull << w) - 1 - (trial == 0 ? 0 : rng() % (1ull << (w - 1)));
+      const unsigned long long lo = trial % 3 == 0 ? 0ull : trial % 3 == 1 ? ~range - rng() % (1ull << 20) : rng() & ~range;
+      const unsigned long long hi = lo + range;
+      const md::int_map m = md::int_map_of(lo, hi, 8);
+      const int width = std::bit_width(range);
+      const bool want = width > 24 && width < 64 && width % 8 != 0;
+      ASSERT_EQ(bool(m.ok), want) << "w " << w << " trial " << trial;
+      if (!m.ok) {
+        ASSERT_EQ(m.base, 0ull);
+        ASSERT_EQ(m.shift, 0u);
+        ASSERT_EQ(md::int_mapped(lo, m), lo);
+        continue;
+      }
+      ASSERT_EQ((width + int(m.shift)) % 8, 0) << "w " << w;
+      const int top = md::int_top_digit(lo, hi, m, 8);
+      ASSERT_EQ(top, (width + int(m.shift)) / 8 - 1);
+      const unsigned long long chi = md::int_mapped(hi, m);
+      ASSERT_GE((chi >> (8 * top)) & 255u, 128u) << "w " << w << ": the top digit is not full";
+      std::vector<unsigned long long> keys = {lo, hi, lo + 1, hi - 1};
+      for (int i = 0; i < 200; ++i) keys.push_back(lo + rng() % (range + 1));
+      std::sort(keys.begin(), keys.end());
+      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+      const unsigned long long pad = md::int_mapped(md::int_pad_ordered(m), m);
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        const unsigned long long c = md::int_mapped(keys[i], m);
+        if (i > 0) ASSERT_LT(md::int_mapped(keys[i - 1], m), c) << "w " << w << ": not increasing";
+        if (top < 7) ASSERT_EQ(c >> (8 * (top + 1)), 0ull) << "w " << w << ": a digit above the top varies";
+        for (int d = 0; d < 8; ++d) ASSERT_GE((pad >> (8 * d)) & 255u, (c >> (8 * d)) & 255u) << "w " << w;
+      }
+    }
 }

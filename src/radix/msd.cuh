@@ -42,6 +42,7 @@
 
 #include "core/problem.cuh"
 #include "radix/msd_classes.cuh"
+#include "radix/msd_ints.cuh"
 #include "radix/msd_levels.cuh"
 #include "radix/msd_plan_kernel.cuh"
 #include "radix/msd_local.cuh"
@@ -89,6 +90,9 @@ template <class K, class P> struct buffers {
   unsigned* level_hist = nullptr;             // [pass][digit] of the mapped keys (zeroed)
   unsigned* class_ok = nullptr;               // the table was made (zeroed)
   std::uint16_t* class_entry = nullptr;       // [class_codes::classes]
+  // 64-bit integers over the full range: the affine map (msd_ints.cuh),
+  // level_hist then the levels' first histogram of c
+  int_map* ints = nullptr;                    // (zeroed)
   bool lsd_allowed = false;            // LSD mode may be chosen (n <= lsd_max_keys)
   slot_plan* lsd_plan = nullptr;       // [levels + 1]
   unsigned long long* lsd_base = nullptr;  // [pass][digit]
@@ -96,6 +100,10 @@ template <class K, class P> struct buffers {
   // The class map's keys: doubles in the order's full range.
   static bool maps_classes(const key_order<K>& ord) {
     return key_traits<K>::is_float && sizeof(U) == 8 && ord.full_range();
+  }
+  // The affine map's keys: 64-bit integers in the order's full range.
+  static bool maps_ints(const key_order<K>& ord) {
+    return !key_traits<K>::is_float && sizeof(U) == 8 && ord.full_range();
   }
 
   buffers(temp_layout& t, const sort_problem<K, P>& p) {
@@ -121,6 +129,10 @@ template <class K, class P> struct buffers {
       class_count = t.take<unsigned long long>(class_codes::classes);
       level_hist = t.take<unsigned>(std::size_t(levels) * T::bins);
       class_ok = t.take<unsigned>(1);
+    }
+    if (maps_ints(p.ord)) {
+      level_hist = t.take<unsigned>(std::size_t(levels) * T::bins);
+      ints = t.take<int_map>(1);
     }
     zero_bytes = t.bytes() - zero_at;
     if (maps_classes(p.ord)) class_entry = t.take<std::uint16_t>(class_codes::classes);
@@ -212,7 +224,7 @@ struct family {
     if (p.n <= T::local_keys) {  // one local sort
       seed_kernel<T::bins><<<1, 1, 0, p.stream>>>(b.runs, b.counters, run{0, p.n, b.levels, radix_onesweep::buf_in});
       ctx.check_launch("radix msd seed");
-      local<<<1, T::local_threads, local_shared, p.stream>>>(keys, vals, runs, p.ord);
+      local<<<1, T::local_threads, local_shared, p.stream>>>(keys, vals, runs, p.ord, nullptr);
       return ctx.check_launch("radix msd local sort");
     }
 
@@ -254,8 +266,15 @@ struct family {
           p.keys_in, p.n, p.n, digits, b.first_hist, b.span);
       ctx.check_launch("radix msd first histogram");
     }
+    // 64-bit integers: the affine map from the keys' span, and the levels'
+    // first histogram of c where it is taken
+    if (b.ints) {
+      int_hist_kernel<K><<<grid_for(p.n, 256, std::size_t(sms) * 8), 256, 0, p.stream>>>(
+          reinterpret_cast<const U*>(p.keys_in), p.n, digits.pass[0], b.span, b.ints, b.level_hist);
+      ctx.check_launch("radix msd integer map");
+    }
     level_state s{b.plan, b.level_hist ? b.level_hist : b.first_hist, b.first_hist, b.class_entry, b.class_ok,
-                  b.level_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
+                  b.ints, b.level_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
                   b.levels, T::local_keys, T::alone_keys};
     const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
     const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_allowed, in_place, b.span, b.hist2 != nullptr};
@@ -318,9 +337,17 @@ struct family {
     }
 
     // 3. local sorts and copies
+    // (64-bit integers: two instances, the one for the map's choice sorts)
     const unsigned grid = grid_for(b.bound.runs, 1, std::size_t(sms) * 4);
     launch_dependent(ctx, dependent, local, grid, T::local_threads, local_shared, p.stream,
-                     "launch of radix msd local sort", keys, vals, runs, p.ord);
+                     "launch of radix msd local sort", keys, vals, runs, p.ord, b.ints);
+    if constexpr (!key_traits<K>::is_float && sizeof(U) == 8)
+      if (b.ints) {
+        const auto mapped = local_kernel<T, K, P, false, true>;
+        allow_shared_memory(ctx, mapped, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
+        launch_dependent(ctx, dependent, mapped, grid, T::local_threads, local_shared, p.stream,
+                         "launch of radix msd local sort", keys, vals, runs, p.ord, b.ints);
+      }
   }
 
   // A pass's arguments: onesweep's pass kernel over geometry geo, by
@@ -372,12 +399,16 @@ struct family {
         kernel = p.ord.nans_largest()
                      ? radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true, class_pass_key<K, true>>
                      : radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true, class_pass_key<K, false>>;
+    // 64-bit integers: the digits of c (int_pass_key; c = o where the map
+    // is not taken)
+    if constexpr (!key_traits<K>::is_float && sizeof(U) == 8)
+      if (b.ints) kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, false, int_pass_key<K>>;
     constexpr std::size_t shared_bytes = radix_onesweep::pass_shared<typename T::pass, U, P>::bytes;
     allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix msd pass)");
     const unsigned grid =
         PERSISTENT ? grid_for(tiles, 1, std::size_t(sm_count(ctx)) * T::pass::min_blocks) : unsigned(tiles);
     auto a = args(p, b, plan, slot, Geo{l, base}, counter, digit, nullptr);
-    a.key_table = b.class_entry;
+    a.key_table = b.ints ? static_cast<const void*>(b.ints) : static_cast<const void*>(b.class_entry);
     a.key_table_ok = b.class_ok;
     launch_dependent(ctx, dependent, kernel, grid, T::pass::threads, shared_bytes, p.stream, "launch of radix msd pass",
                      a);

@@ -56,13 +56,15 @@ template <class C, class U, class P, int COUNT_BITS> struct count_layout {
 // prefixes holds more than `most` keys; returns whether it did (block-
 // uniform). `differ`: the OR over the run of each key's rank xor the first
 // key's (the bits in which the keys differ, within the order's range; not
-// zero). emit(at, v) stores the value of the key placed at `at`. Every
+// zero). emit(at, v) stores the value of the key placed at `at`, and the
+// key is stored as form.uncarry gives it back (msd_ints.cuh). Every
 // thread of the block calls it; it ends with a barrier.
-template <class C, int COUNT_BITS, class K, class P, class Emit>
+template <class C, int COUNT_BITS, class K, class P, class Form, class Emit>
 __device__ __forceinline__ bool count_and_place(const typename key_traits<K>::bits (&key)[C::items],
                                                 const P (&val)[C::items], const key_order<K>& ord,
                                                 typename key_traits<K>::bits differ, unsigned valid, unsigned most,
-                                                void* smem, typename key_traits<K>::bits* out, Emit emit) {
+                                                void* smem, typename key_traits<K>::bits* out, const Form& form,
+                                                Emit emit) {
   using U = typename key_traits<K>::bits;
   using L = count_layout<C, U, P, COUNT_BITS>;
   constexpr int I = C::items;
@@ -133,7 +135,7 @@ __device__ __forceinline__ bool count_and_place(const typename key_traits<K>::bi
         to += rq < r || (rq == r && s_slots[q] < mine);
       }
     }
-    out[to] = k;
+    out[to] = form.uncarry(k);
     if constexpr (!is_no_value<P>) emit(to, parked[s_slots[p]]);
   }
   __syncthreads();  // shared memory is read: the next run may count

@@ -26,6 +26,7 @@
 
 #include "radix/digit.cuh"
 #include "radix/msd_classes.hpp"
+#include "radix/msd_ints.hpp"
 #include "radix/msd_plan.hpp"
 #include "radix/msd_tuning.cuh"
 #include "radix/onesweep_histogram.cuh"
@@ -56,6 +57,9 @@ struct level_state {
   // mapped key's; null for other keys
   const std::uint16_t* classes;
   unsigned* classes_ok;
+  // 64-bit integers: the affine map (msd_ints.hpp), the levels' digits
+  // being c's where it is taken; null for other keys
+  const int_map* ints;
   unsigned* mapped_hist;            // first_hist where the map is (the plan may drop the map)
   int* first_level;                 // the first level that sorts (levels when none)
   unsigned* hist;                   // [bucket of at][digit], this level's
@@ -127,6 +131,7 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
     const unsigned valid = left < tile ? unsigned(left) : unsigned(tile);
     const U ref = digit.ordered(src[l.begin[q]]);
     const bool mapped = s.classes && *s.classes_ok;  // block-uniform
+    const int_map im = s.ints ? *s.ints : int_map{};  // base 0, shift 0 where not taken: c = o
     unsigned long long mine = 0;
     // T::hist_items loads in flight a thread before any is counted
     constexpr unsigned chunk = unsigned(T::hist_threads) * T::hist_items;
@@ -147,6 +152,10 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
             atomicAdd(&counts[digit.from_ordered(U(class_key(std::uint64_t(o), s.classes)))], 1u);
             continue;
           }
+        if constexpr (sizeof(U) == 8 && !key_traits<K>::is_float) {
+          atomicAdd(&counts[digit.from_ordered(U(int_mapped(std::uint64_t(o), im)))], 1u);
+          continue;
+        }
         atomicAdd(&counts[digit.from_ordered(o)], 1u);
       }
     }

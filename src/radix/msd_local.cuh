@@ -23,6 +23,7 @@
 #include "radix/block_sort.cuh"
 #include "radix/digit.cuh"
 #include "radix/msd_count.cuh"
+#include "radix/msd_ints.cuh"
 #include "radix/msd_levels.cuh"
 
 #include <gpusort/detail/block/async_copy.cuh>
@@ -129,11 +130,11 @@ __device__ __forceinline__ bool rank_pass(typename key_traits<K>::bits (&key)[C:
 // stays the input's).
 // C: the tile's config; V: what travels with each key through the passes
 // (the value, or its slot's index); emit(at, v) stores the value of the key
-// placed at `at`.
-template <class T, class C, class K, class V, class Emit>
+// placed at `at`; keys are stored as form.uncarry gives them back.
+template <class T, class C, class K, class V, class Form, class Emit>
 __device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&key)[C::items], V (&val)[C::items],
                                                const key_order<K>& ord, unsigned live, unsigned valid, void* smem,
-                                               typename key_traits<K>::bits* out, Emit emit) {
+                                               typename key_traits<K>::bits* out, const Form& form, Emit emit) {
   using U = typename key_traits<K>::bits;
   constexpr unsigned most = 64;
   if (live == 0 || (live & (live - 1)) == 0) return false;  // one digit or none: one pass does it all
@@ -183,7 +184,7 @@ __device__ __forceinline__ bool split_and_sort(typename key_traits<K>::bits (&ke
         at += rq < r || (rq == r && q < p);
       }
     }
-    out[at] = k;
+    out[at] = form.uncarry(k);
     if constexpr (!is_no_value<V>) emit(at, s_vals[p]);
   }
   __syncthreads();  // shared memory is read: the next run may rank
@@ -221,11 +222,12 @@ template <class T, class U, class P> constexpr std::size_t local_shared_bytes() 
 }
 
 // Sorts one run of at most C::tile keys with digits left (r.passes > 0)
-// into the output.
-template <class T, class C, class K, class P>
+// into the output. The keys are held as form.carry makes them (ranked by
+// ord) and stored back as they came.
+template <class T, class C, class K, class P, class Form>
 __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K>::bits>& keys,
                                          const value_buffers<P>& vals, const run& r, const key_order<K>& ord,
-                                         void* smem) {
+                                         const Form& form, void* smem) {
   using U = typename key_traits<K>::bits;
   using SV = split_values<C, U, P>;
   constexpr int I = C::items;
@@ -238,10 +240,10 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
   const U* from = src + r.begin;
   U key[I];
   P val[I];
-  const U ref = whole.ordered(from[0]);
+  const U ref = whole.ordered(form.carry(from[0]));
   unsigned long long mine = 0;
   block::for_striped<false, I>(int(valid), [&](int i, unsigned slot, bool live) {
-    key[i] = live ? from[slot] : pad;
+    key[i] = live ? form.carry(from[slot]) : pad;
     if (live) mine |= static_cast<unsigned long long>(whole.ordered(key[i]) ^ ref);
     if constexpr (pairs)
       if (live) val[i] = vsrc[r.begin + slot];
@@ -255,7 +257,7 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
   const U rank_differ = U(U(differ >> ord.shift) & ord.mask);
   if (rank_differ != 0) {
     P* vout = pairs ? vals.out + r.begin : nullptr;
-    if (count_and_place<C, T::count_bits, K>(key, val, ord, rank_differ, valid, T::count_most, smem, kout,
+    if (count_and_place<C, T::count_bits, K>(key, val, ord, rank_differ, valid, T::count_most, smem, kout, form,
                                              [&](unsigned at, const P& v) {
                                                if constexpr (pairs) vout[at] = v;
                                              }))
@@ -271,7 +273,7 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
       parked[slot] = val[i];
       idx[i] = typename SV::index(slot);
     }
-    if (split_and_sort<T, typename SV::carried, K>(key, idx, ord, live, valid, smem, kout,
+    if (split_and_sort<T, typename SV::carried, K>(key, idx, ord, live, valid, smem, kout, form,
                                                     [&](unsigned at, typename SV::index v) { vout[at] = parked[v]; }))
       return;
     // the LSD passes below carry the values themselves (keys moved with their indices so far)
@@ -280,7 +282,7 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
     __syncthreads();  // the exchange below overwrites the parked values
   } else {
     P* vout = pairs ? vals.out + r.begin : nullptr;
-    if (split_and_sort<T, C, K>(key, val, ord, live, valid, smem, kout, [&](unsigned at, const P& v) {
+    if (split_and_sort<T, C, K>(key, val, ord, live, valid, smem, kout, form, [&](unsigned at, const P& v) {
           if constexpr (pairs) vout[at] = v;
         }))
       return;
@@ -290,7 +292,7 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
   for (int i = 0; i < I; ++i) {
     const unsigned slot = C::ranker::slot(i);
     if (slot < valid) {
-      kout[slot] = key[i];
+      kout[slot] = form.uncarry(key[i]);
       if constexpr (pairs) vals.out[r.begin + slot] = val[i];
     }
   }
@@ -301,12 +303,17 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
 // constants such an order holds, so the compiler drops the fold's NaN test
 // from every rank and digit it takes: the f64 instance at 64 registers
 // spills 96 bytes instead of 368 (f64 + u32: 664 instead of 800).
-template <class T, class K, class P, bool NanFold = false>
+// Ints: 64-bit integers under the affine map (msd_ints.cuh; `ints` non-null
+// for them): the instance for a map taken holds the keys as o - least and
+// ranks them ascending over every bit; each instance leaves at once where
+// the map's choice is the other's.
+template <class T, class K, class P, bool NanFold = false, bool Ints = false>
 __global__ void __launch_bounds__(T::local_threads, T::local_min_blocks)
 local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> vals, work_list<run> runs,
-             key_order<K> given) {
+             key_order<K> given, const int_map* ints) {
   wait_for_prior_grids();
   constexpr bool pairs = !is_no_value<P>;
+  if (ints != nullptr && (ints->ok != 0) != Ints) return;  // grid-uniform
   key_order<K> ord = given;
   if constexpr (!NanFold) {
     using U = typename key_traits<K>::bits;
@@ -314,6 +321,11 @@ local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> va
     ord.nan_span = U(~U(0));
     ord.nan_pad = U(~U(0));
   }
+  static_assert(!Ints || key_traits<K>::kind == key_kind::unsigned_int, "the integer map's keys are carriers");
+  if constexpr (Ints) ord = key_order<K>{};  // ascending over every bit
+  const int_local_form<typename key_traits<K>::bits> int_form{
+      typename key_traits<K>::bits(key_traits<K>::twiddle(0) ^ given.flip),
+      Ints ? typename key_traits<K>::bits(ints->base) : 0};
   extern __shared__ uint4 smem[];
   // The runs, block-strided (work_list::for_each_block's order), with the
   // block's next run asked into L2 (block::prefetch_l2) before this one is
@@ -362,10 +374,15 @@ local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> va
         if (vsrc != vals.out)
           for (std::size_t k = threadIdx.x; k < r.size; k += T::local_threads) vals.out[r.begin + k] = vsrc[r.begin + k];
       }
+    } else if constexpr (Ints) {
+      if (r.size <= std::size_t(T::local_short::tile))  // block-uniform: half the tile's slots
+        sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, int_form, smem);
+      else
+        sort_run<T, typename T::local, K, P>(keys, vals, r, ord, int_form, smem);
     } else if (r.size <= std::size_t(T::local_short::tile)) {  // block-uniform: half the tile's slots
-      sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, smem);
+      sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, plain_local_form{}, smem);
     } else {
-      sort_run<T, typename T::local, K, P>(keys, vals, r, ord, smem);
+      sort_run<T, typename T::local, K, P>(keys, vals, r, ord, plain_local_form{}, smem);
     }
     if (threadIdx.x == 0) block::copy_async_wait();
     __syncthreads();  // the slot asked for is visible, and the next run's reads follow this run's

@@ -64,9 +64,10 @@ __device__ void sample_alone(const typename key_traits<K>::bits* keys, std::size
   static_assert((S & (S - 1)) == 0 && S % (2 * T::bins) == 0, "a power of two, whole rounds of the block");
   const std::size_t stride = n / S;
   const bool mapped = s.classes && *s.classes_ok;  // doubles: the levels split the mapped keys
+  const int_map im = s.ints ? *s.ints : int_map{};  // 64-bit integers: c (c = o where not taken)
   for (int i = threadIdx.x; i < S; i += T::bins) {
     const U r = digits.rank_of(digits.pass[0].ordered(keys[std::size_t(i) * stride + stride / 2]));
-    sample[i] = mapped ? U(class_key(std::uint64_t(r), s.classes)) : r;
+    sample[i] = mapped ? U(class_key(std::uint64_t(r), s.classes)) : s.ints ? U(int_mapped(std::uint64_t(r), im)) : r;
   }
   __syncthreads();
   block::shared_bitonic_sort<T::bins, S>(sample);
@@ -149,6 +150,13 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
       if (b == 0) *s.classes_ok = 0;
       __syncthreads();
     }
+  }
+  // 64-bit integers: the map's histogram where it was taken (its digits
+  // above c's top are every key's 0, so no check as the class map's), else
+  // the ordered bits'
+  if (s.ints && !s.ints->ok) {  // block-uniform
+    for (int i = b; i < s.levels * T::bins; i += T::bins) s.mapped_hist[i] = s.lsd_hist[i];
+    __syncthreads();
   }
   for (int j = 0; j < s.levels; ++j) {
     const int pass = s.levels - 1 - j;
