@@ -195,17 +195,20 @@ def plot(meta, rows, out_path):
         title += f", copy {float(bw):.0f} GB/s"
     if meta.get("date"):
         title += f" ({meta['date']})"
-    fig.suptitle(title)
+    fig.suptitle(title, fontsize=12 if cols > 1 else 9)
     # One legend for every panel, below them, so that no panel's data hides
     # behind it (the same name has the same colour and marker everywhere).
     handles = {}
     for ax in list(axes.flat)[:panels]:
         for h, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, h)
-    legend_rows = math.ceil(len(handles) / 6)
+    # two columns of names a panel's width (one panel: two, not six, so
+    # that the names stay inside the figure)
+    ncol = max(1, min(3 * cols if cols > 1 else 2, len(handles)))
+    legend_rows = math.ceil(len(handles) / ncol)
     bottom = (0.3 + 0.22 * legend_rows) / fig.get_figheight()
     if handles:
-        fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=min(6, len(handles)),
+        fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=ncol,
                    fontsize=9, frameon=False)
     # Leave room at the top for the title and at the bottom for the legend.
     fig.tight_layout(rect=(0, bottom, 1, 1 - 0.35 / fig.get_figheight()))

@@ -3,7 +3,10 @@
 (the `cub_radix` rows: the newest CUB, its faster offset width), as a grid
 of speed-ups, one row per (key, values) and one column per distribution,
 from a `scripts/bench.sh real` CSV (or any bench CSV with both, the struct
-and 128-bit keys included). Green where gpusort is faster.
+and 128-bit keys included). Green where gpusort is faster. From a
+`python -m gpusort.bench --real` CSV, the same grid for the Python calls:
+gpusort.sort against cupy.sort and gpusort.argsort against torch.argsort
+(cupy.argsort for the unsigned keys torch lacks), one row each per key.
 Usage: bench/real_plot.py CSV [PNG]   (PNG default: CSV with -speedup.png)
 """
 import csv
@@ -41,14 +44,41 @@ def main(argv):
             ms[(r["key"], r["value"], r["n"], r["distribution"])][r["algorithm"]] = float(r["median_ms"])
     sizes = sorted({k[2] for k in ms}, key=int)
     n = sizes[0]  # one figure for the smallest size measured
-    rows = [(k, v) for k in KEYS for v in ("-", "u32") if any((k, v, n, d) in ms for d in DISTS)]
-    dists = [d for d in DISTS if any((k, v, n, d) in ms for k, v in rows)]
-    grid = [[float("nan")] * len(dists) for _ in rows]
-    for i, (k, v) in enumerate(rows):
-        for j, d in enumerate(dists):
-            m = ms.get((k, v, n, d), {})
-            if "auto" in m and "cub_radix" in m:
-                grid[i][j] = m["cub_radix"] / m["auto"]
+    python = any(a.startswith("py_") for m in ms.values() for a in m)
+    if python:
+        # (label, key, value of gpusort's row, gpusort's algorithm, the peers in order of preference)
+        rows = [(f"sort {k} / cupy.sort", k, "-", "py_sort", ("cupy_sort",)) for k in KEYS] + \
+               [(f"argsort {k} / {'torch' if k[0] != 'u' else 'cupy'}.argsort", k, "i32", "py_argsort",
+                 ("torch_argsort", "cupy_argsort")) for k in KEYS]
+        # the peers' rows carry their own index type: look them up by key and distribution
+        by = defaultdict(dict)
+        for (k, v, size, d), m in ms.items():
+            if size == n:
+                by[(k, d)].update(m)
+        def ratio(row, d):
+            m = by.get((row[1], d), {})
+            peer = next((p for p in row[4] if p in m), None)
+            return m[peer] / m[row[3]] if peer and row[3] in m else float("nan")
+        rows = [r for r in rows if any(ratio(r, d) == ratio(r, d) for d in DISTS)]
+        dists = [d for d in DISTS if any(ratio(r, d) == ratio(r, d) for r in rows)]
+        grid = [[ratio(r, d) for d in dists] for r in rows]
+        labels = [r[0] for r in rows]
+        device = meta.get("python", "?").split("device ")[-1].split(",")[0]
+        title = "gpusort's Python calls against CuPy's and PyTorch's, n = 2^%d, %s" % (int(n).bit_length() - 1, device)
+        bar = "speed-up over the framework (x)"
+    else:
+        rows = [(k, v) for k in KEYS for v in ("-", "u32") if any((k, v, n, d) in ms for d in DISTS)]
+        dists = [d for d in DISTS if any((k, v, n, d) in ms for k, v in rows)]
+        grid = [[float("nan")] * len(dists) for _ in rows]
+        for i, (k, v) in enumerate(rows):
+            for j, d in enumerate(dists):
+                m = ms.get((k, v, n, d), {})
+                if "auto" in m and "cub_radix" in m:
+                    grid[i][j] = m["cub_radix"] / m["auto"]
+        labels = ["%s keys" % k if v == "-" else "%s + %s index" % (k, v) for k, v in rows]
+        title = "gpusort (automatic) against CUB's radix sort, n = 2^%d, %s, CUDA %s" % (
+            int(n).bit_length() - 1, meta.get("device", "?"), meta.get("cuda_runtime", "?"))
+        bar = "speed-up over CUB (x)"
     fig, ax = plt.subplots(figsize=(1.0 * len(dists) + 2.5, 0.5 * len(rows) + 1.8))
     im = ax.imshow(grid, cmap="RdYlGn", norm=TwoSlopeNorm(vcenter=1.0, vmin=0.5, vmax=3.0), aspect="auto")
     for i in range(len(rows)):
@@ -56,10 +86,9 @@ def main(argv):
             if grid[i][j] == grid[i][j]:
                 ax.text(j, i, "%.2f" % grid[i][j], ha="center", va="center", fontsize=8)
     ax.set_xticks(range(len(dists)), [d.replace("_", " ") for d in dists], rotation=30, ha="right")
-    ax.set_yticks(range(len(rows)), ["%s keys" % k if v == "-" else "%s + %s index" % (k, v) for k, v in rows])
-    fig.colorbar(im, ax=ax, label="speed-up over CUB (x)")
-    ax.set_title("gpusort (automatic) against CUB's radix sort, n = 2^%d, %s, CUDA %s"
-                 % (int(n).bit_length() - 1, meta.get("device", "?"), meta.get("cuda_runtime", "?")), fontsize=10)
+    ax.set_yticks(range(len(rows)), labels)
+    fig.colorbar(im, ax=ax, label=bar)
+    ax.set_title(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     print("wrote", out)
