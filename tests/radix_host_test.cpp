@@ -588,8 +588,12 @@ TEST(RadixMsdInts, MapIsIncreasingAndAligned) {
       const unsigned long long pad = md::int_mapped(md::int_pad_ordered(m), m);
       for (std::size_t i = 0; i < keys.size(); ++i) {
         const unsigned long long c = md::int_mapped(keys[i], m);
-        if (i > 0) ASSERT_LT(md::int_mapped(keys[i - 1], m), c) << "w " << w << ": not increasing";
-        if (top < 7) ASSERT_EQ(c >> (8 * (top + 1)), 0ull) << "w " << w << ": a digit above the top varies";
+        if (i > 0) {
+          ASSERT_LT(md::int_mapped(keys[i - 1], m), c) << "w " << w << ": not increasing";
+        }
+        if (top < 7) {
+          ASSERT_EQ(c >> (8 * (top + 1)), 0ull) << "w " << w << ": a digit above the top varies";
+        }
         for (int d = 0; d < 8; ++d) ASSERT_GE((pad >> (8 * d)) & 255u, (c >> (8 * d)) & 255u) << "w " << w;
       }
     }
