@@ -17,6 +17,7 @@
 #include "radix/msd_tuning.cuh"
 #include "radix/onesweep_tuning.cuh"
 
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <type_traits>
@@ -329,6 +330,33 @@ template <class K> class GpuRadixMsdIntMap : public t::gpu_test {};
 using msd_int_keys = ::testing::Types<std::int64_t, std::uint64_t>;
 TYPED_TEST_SUITE(GpuRadixMsdIntMap, msd_int_keys, t::key_name);
 TYPED_TEST(GpuRadixMsdIntMap, SpansAndCarries) { test_msd_int_map<TypeParam>(); }
+
+// Doubles through radix_msd's class map where the sample misleads the gate:
+// normal keys with one key in 997 at a rare power of two (about 2,000
+// classes in all; the gate's sample of 4,096 sees a few of them, so it
+// takes the map, and the full count then finds more than 256 classes). The
+// table is not made, and the ordered bits' first histogram, run only where
+// the map is not taken, plans the sort. Keys and u32 values, both orders,
+// in place and not, bit for bit against CUB.
+class GpuRadixMsdClassFallback : public t::gpu_test {};
+TEST_F(GpuRadixMsdClassFallback, ManyRareClasses) {
+  for (std::size_t n : {std::size_t(600001), (std::size_t(1) << 21) + 3}) {
+    auto in = t::h::generate<double>(t::h::dist::normal, n, 9700 + n);
+    std::mt19937_64 rng(9701 + n);
+    for (std::size_t i = 0; i < n; i += 997) {
+      const int e = int(rng() % 2001) - 1000;
+      const double m = 1.0 + double(rng() >> 11) * 0x1.0p-53;
+      in[i] = std::ldexp(rng() & 1 ? m : -m, e);
+    }
+    std::size_t step = 0;
+    for (bool pairs : {false, true})
+      for (bool in_place : {false, true}) {
+        const auto dir = t::both_orders[step++ % 2];
+        GPUSORT_CASE(run_input<double>(algorithm::radix_msd, in, dir, 0, -1, pairs, in_place,
+                                       describe<double>("rare classes", n, dir, pairs, in_place, algorithm::radix_msd)));
+      }
+  }
+}
 
 // Digits as the kernels extract them *on the device*: digit_map::of made in
 // device code (block_sort: radix_tile and onesweep's small path) and the

@@ -238,27 +238,35 @@ struct family {
     const std::size_t hist_waves = (p.n + T::pass::hist_wave - 1) / T::pass::hist_wave;
     const unsigned hist_grid = grid_for(p.n, std::size_t(T::hist_threads) * T::hist_items,
                                         std::size_t(sms) * T::hist_blocks_per_sm * hist_waves);
-    // doubles: the class map (msd_classes.cuh): the gate on a sample first,
-    // then the first histogram counts the classes too where it chose the map
-    // (one read), the table, and the levels' first histogram of the mapped
-    // keys; LSD mode keeps the ordered bits' histogram
+    // doubles: the class map (msd_classes.cuh): the gate on a sample first;
+    // where it chose the map, the classes counted (with the sorted-input
+    // watch, no digit), the table, the levels' first histogram of the mapped
+    // keys and the drop check; then, only where the map is not taken, the
+    // ordered bits' first histogram (LSD mode needs it)
     bool first_done = false;
     if constexpr (key_traits<K>::is_float && sizeof(U) == 8) if (b.class_count) {
       static_assert(radix_onesweep::key_watch<U>::class_bits == class_codes::class_bits,
                     "the first histogram counts the class map's classes");
+      using radix_onesweep::class_pass;
       const U* in = reinterpret_cast<const U*>(p.keys_in);
       const unsigned wide = grid_for(p.n, 256, std::size_t(sms) * 8);
       class_gate_kernel<K><<<1, class_gate::threads, 0, p.stream>>>(in, p.n, digits.pass[0], b.class_ok);
       ctx.check_launch("radix msd class gate");
-      radix_onesweep::histogram_kernel<typename T::pass, K, false, true>
+      radix_onesweep::histogram_kernel<typename T::pass, K, false, class_pass::alone>
           <<<dim3(hist_grid, 1), T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, p.n, digits, b.first_hist, b.span,
                                                                  b.class_count, b.class_ok);
-      ctx.check_launch("radix msd first histogram");
+      ctx.check_launch("radix msd class count");
       class_table_kernel<256><<<1, 256, 0, p.stream>>>(b.class_count, b.class_entry, b.class_ok);
       ctx.check_launch("radix msd class table");
       class_hist_kernel<K><<<wide, 256, 0, p.stream>>>(in, p.n, digits.pass[0], b.class_entry, b.class_ok,
                                                         b.level_hist);
       ctx.check_launch("radix msd class histogram");
+      class_drop_kernel<256><<<1, 256, 0, p.stream>>>(b.level_hist, p.n, b.levels, b.class_ok);
+      ctx.check_launch("radix msd class drop");
+      radix_onesweep::histogram_kernel<typename T::pass, K, false, class_pass::unless_mapped>
+          <<<dim3(hist_grid, 1), T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, p.n, digits, b.first_hist, b.span,
+                                                                 nullptr, b.class_ok);
+      ctx.check_launch("radix msd first histogram");
       first_done = true;
     }
     if (!first_done) {

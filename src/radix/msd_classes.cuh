@@ -4,15 +4,20 @@
 //   gate    one block: whether a sample's first level gains from the map
 //           (class_gate); `ok` says so, and the next steps' map work is
 //           skipped where not
-//   count   every key's class (the top 12 ordered bits), counted by the
-//           first histogram (onesweep_histogram.cuh: CLASSES) in the same
-//           read as the ordered bits' digits
+//   count   every key's class (the top 12 ordered bits), counted by a
+//           first histogram of the classes alone (onesweep_histogram.cuh:
+//           class_pass::alone), with the sorted-input watch
 //   table   one block: the codes by water-filling (the bisection's sums over
 //           the block), or none (more than 256 classes): `ok` cleared
 //   hist    the top three digits' counts of the mapped key c, in one read:
 //           the levels' first histogram, from which the plan takes their
-//           skips, shares and level 0's counts. Without the map the plan
-//           takes the ordered bits' histogram (LSD mode always does)
+//           skips, shares and level 0's counts
+//   drop    one block: the map is dropped where one of those digits is
+//           every key's
+// Where the map is not taken (the gate's choice, more than 256 classes, or
+// dropped), the ordered bits' first histogram runs then (class_pass::
+// unless_mapped), and the plan takes it, LSD mode included; where it is
+// taken, the ordered bits' digits are never counted and LSD mode is out.
 // Then the levels' histogram and pass kernels take the digits of c
 // (class_pass_key); the local sort stays on the ordered bits: the map is
 // increasing, and a run's remaining digits cover every ordered bit that
@@ -110,10 +115,10 @@ __device__ bool block_class_codes(const unsigned long long* c, std::uint16_t* en
   return true;
 }
 
-// The gate: whether the map is worth its work (the class count in the first
-// histogram, the table, and a read of the keys for the mapped histogram:
-// about 1.2 ms for 2^27 doubles on an H100 with the count as a read of its
-// own). One block maps a sample
+// The gate: whether the map is worth its work (a read of the keys for the
+// class count, the table, and a read for the mapped histogram: about 1.2 ms
+// for 2^27 doubles on an H100; the ordered bits' first histogram is then not
+// made). One block maps a sample
 // of class_gate::sample keys by the codes of the sample's own classes and
 // compares the largest bucket of the first level, mapped and not: the map
 // pays where the ordered bits' top digit is skewed (normal, [0, 1),
@@ -174,6 +179,21 @@ class_table_kernel(const unsigned long long* count, std::uint16_t* entry, unsign
   for (int i = threadIdx.x; i < C::classes; i += THREADS) c[i] = count[i];
   __syncthreads();
   if (!block_class_codes<THREADS>(c, entry, sums) && threadIdx.x == 0) *ok = 0;
+}
+
+// One block of THREADS (at least 256): the map is dropped (ok cleared)
+// where one of the mapped keys' three counted digits is every key's (keys in
+// a sliver of one class: the map splits nothing there), before the ordered
+// bits' histogram, which runs only where the map is not taken.
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+class_drop_kernel(const unsigned* hist, std::size_t n, int passes, unsigned* ok) {
+  static_assert(THREADS >= 256, "a thread a digit");
+  if (*ok == 0) return;  // block-uniform
+  bool all = false;
+  for (int j = 0; j < 3 && j < passes; ++j)
+    all |= threadIdx.x < 256 && hist[(passes - 1 - j) * 256 + threadIdx.x] == n;
+  if (__syncthreads_or(all) && threadIdx.x == 0) *ok = 0;
 }
 
 // The top three digits' counts of the mapped keys (hist zeroed by the

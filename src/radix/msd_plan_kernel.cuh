@@ -135,22 +135,18 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   if (b < 3) runs[b] = 0;
   const bool sorted = lsd.span && !lsd.span->unsorted;  // the identity: a copy run
   // doubles: the mapped histogram counts the top three digits alone (the
-  // shares and level 0's counts); where one of them is every key's (keys
-  // in a sliver of one class), the map is dropped. Without the map (the
-  // gate's choice, or more than 256 classes) the levels take the ordered
-  // bits' histogram
-  if (s.classes) {  // block-uniform
-    bool drop = *s.classes_ok == 0;
-    if (!drop)
-      for (int j = 0; j < 3; ++j)
-        drop |= __syncthreads_or(s.mapped_hist[(s.levels - 1 - j) * T::bins + b] == n) != 0;
-    if (drop) {
-      for (int i = b; i < s.levels * T::bins; i += T::bins) s.mapped_hist[i] = s.lsd_hist[i];
-      __syncthreads();
-      if (b == 0) *s.classes_ok = 0;
-      __syncthreads();
-    }
+  // shares and level 0's counts), and where the map is taken the ordered
+  // bits' digits were never counted: LSD mode is out. Without the map (the
+  // gate's choice, more than 256 classes, or dropped by class_drop_kernel)
+  // the levels take the ordered bits' histogram
+  const bool classes_mapped = s.classes && *s.classes_ok != 0;  // block-uniform
+  if (s.classes && !classes_mapped) {
+    for (int i = b; i < s.levels * T::bins; i += T::bins) s.mapped_hist[i] = s.lsd_hist[i];
+    __syncthreads();
   }
+  // whether LSD mode may be chosen (its launches are made either way while
+  // lsd.allowed, and find their slots skipped)
+  const bool lsd_choice = lsd.allowed && !classes_mapped;
   // 64-bit integers: the map's histogram where it was taken (its digits
   // above c's top are every key's 0, so no check as the class map's), else
   // the ordered bits'
@@ -235,20 +231,20 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   unsigned long long lo = 0;
   if (b == 0) {
     big_shares(F1, F2, F3, m, big);
-    if (lsd.allowed && lsd.offsets) {
+    if (lsd_choice && lsd.offsets) {
       constexpr unsigned long long width = ~0ull >> (64 - T::max_levels * T::radix_bits);
       lo = ~lsd.span->not_lo & width;
       const int varying = radix_onesweep::span_passes(lo, lsd.span->hi, T::radix_bits);
       if (varying < lsd_m) offset_cost = float(varying) + T::offset_histogram;
     }
     const float cheapest_lsd = offset_cost < lsd_cost ? offset_cost : lsd_cost;
-    ask_sample = lsd.allowed && m >= 1 && !sorted && cheapest_lsd < msd_cost(big, alone_share, m, costs);
+    ask_sample = lsd_choice && m >= 1 && !sorted && cheapest_lsd < msd_cost(big, alone_share, m, costs);
   }
   __syncthreads();
   if (ask_sample) sample_alone<T, K>(keys, n, digits, skip, s.levels, sample, alone, runs, s);
   if (b != 0) return;
   bool use_lsd = false;
-  if (lsd.allowed && m >= 1) {
+  if (lsd_choice && m >= 1) {
     unsigned sampled = 0;
     for (int k = 1; k <= m; ++k) {
       sampled += alone[k];

@@ -66,7 +66,8 @@ template <class U> struct key_watch {
 // pass kernel's load). With a watch (the first histogram): the span and
 // the order of each key against the next one of the n keys (the next lane's,
 // by a shuffle; a warp's last lane and partial chunks load it).
-template <class T, class K, bool WATCH = false>
+// DIGITS false: the watch alone (radix_msd's class count, class_pass::alone).
+template <class T, class K, bool WATCH = false, bool DIGITS = true>
 __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits* keys, std::size_t begin,
                                              std::size_t end, std::size_t stride,
                                              const pass_digits<K, T::max_passes>& d, unsigned* counts,
@@ -89,10 +90,12 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
         const unsigned peers = __match_any_sync(__activemask(), e);
         if ((threadIdx.x & 31u) == unsigned(__ffs(peers) - 1)) atomicAdd(&watch->classes[e], unsigned(__popc(peers)));
       }
-    const U t = U(o - base);
+    if constexpr (DIGITS) {
+      const U t = U(o - base);
 #pragma unroll
-    for (int p = 0; p < T::max_passes; ++p)
-      if (p < d.passes) atomicAdd(&counts[p * T::bins + d.pass[p].from_ordered(t)], 1u);
+      for (int p = 0; p < T::max_passes; ++p)
+        if (p < d.passes) atomicAdd(&counts[p * T::bins + d.pass[p].from_ordered(t)], 1u);
+    }
     return o;
   };
   auto rank_at = [&](std::size_t g) { return d.rank_of(d.pass[0].ordered(keys[g])); };
@@ -133,27 +136,42 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
   }
 }
 
+// What the first histogram of radix_msd's doubles counts, by the class
+// map's flag *want (msd_classes.cuh): nothing of the classes (none); every
+// key's class too where *want (with_digits); where *want, the classes and
+// the watch alone, no digit, else nothing (alone: the levels then take the
+// mapped keys' histogram, and LSD mode is ruled out); where not *want, the
+// digits and the watch, else nothing (unless_mapped: the fallback after
+// `alone`, for the ordered bits' plan).
+enum class class_pass { none, with_digits, alone, unless_mapped };
+
 // grid (blocks per portion, portions of portion_keys keys, the last one
 // shorter): hist[pass][portion][digit] += counts. span: null, or (SECOND
 // false) the first histogram's watch: also find the keys' span (integers)
 // and whether they are sorted; or (SECOND) the offset histogram: the digits
 // of ordered - span->base, every block leaving at once unless span->use.
-// CLASSES (the first histogram of radix_msd's doubles): where *want, also
-// count every key's class into class_count[4096] (zeroed by the caller),
-// the class map's count (msd_classes.cuh) in the same read.
-template <class T, class K, bool SECOND = false, bool CLASSES = false>
+// CLASSES (the first histogram of radix_msd's doubles, class_pass above):
+// the classes go into class_count[4096] (zeroed by the caller).
+template <class T, class K, bool SECOND = false, class_pass CLASSES = class_pass::none>
 __global__ void __launch_bounds__(T::hist_threads)
 histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_digits<K, T::max_passes> d,
                  unsigned* hist, key_span* span = nullptr, unsigned long long* class_count = nullptr,
                  const unsigned* want = nullptr) {
   using U = typename key_traits<K>::bits;
-  static_assert(!(CLASSES && SECOND), "the classes are counted by the first histogram");
+  constexpr bool counts_classes = CLASSES == class_pass::with_digits || CLASSES == class_pass::alone;
+  static_assert(CLASSES == class_pass::none || !SECOND, "the classes are counted by the first histogram");
   constexpr int classes = 1 << key_watch<U>::class_bits;
   __shared__ unsigned counts[T::max_passes * T::bins];
   __shared__ unsigned long long block_span[2];
-  __shared__ unsigned class_counts[CLASSES ? classes : 1];
+  __shared__ unsigned class_counts[counts_classes ? classes : 1];
   bool by_class = false;
-  if constexpr (CLASSES) {
+  if constexpr (CLASSES == class_pass::alone) {
+    if (*want == 0) return;  // grid-uniform
+    d.passes = 0;            // no digit: the classes and the watch
+  }
+  if constexpr (CLASSES == class_pass::unless_mapped)
+    if (*want != 0) return;  // grid-uniform
+  if constexpr (counts_classes) {
     by_class = *want != 0;  // block-uniform
     if (by_class)
       for (int i = threadIdx.x; i < classes; i += T::hist_threads) class_counts[i] = 0;
@@ -177,7 +195,8 @@ histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_di
   if (!SECOND && span) {
     key_watch<U> w;
     if (by_class) w.classes = class_counts;
-    count_digits<T, K, !SECOND>(from, at, end, stride, d, counts, T::hist_threads, 0, &w, n);
+    count_digits<T, K, !SECOND, CLASSES != class_pass::alone>(from, at, end, stride, d, counts, T::hist_threads, 0,
+                                                               &w, n);
     if constexpr (radix::pass_key<K>::offsets) {
       atomicMax(&block_span[0], (unsigned long long)w.not_lo);
       atomicMax(&block_span[1], (unsigned long long)w.hi);
@@ -194,7 +213,7 @@ histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_di
     }
     if (threadIdx.x == 0 && unsorted) atomicOr(&span->unsorted, 1u);
   }
-  if constexpr (CLASSES)
+  if constexpr (counts_classes)
     if (by_class)
       for (int i = threadIdx.x; i < classes; i += T::hist_threads)
         if (class_counts[i]) atomicAdd(&class_count[i], static_cast<unsigned long long>(class_counts[i]));
