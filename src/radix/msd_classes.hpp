@@ -1,5 +1,5 @@
 // radix_msd's first level for doubles, planned on the host side of the
-// plan (plain C++, tests/radix_host_test.cpp checks it exhaustively).
+// plan (plain C++, tests/radix_msd_host_test.cpp checks it exhaustively).
 //
 // The ordered bits of a double begin with 12 bits of sign and exponent (its
 // class), which take few values with very uneven counts: for N(0, 1) about

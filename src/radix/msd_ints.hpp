@@ -1,5 +1,5 @@
 // radix_msd's affine map for 64-bit integers, the host side of the plan
-// (plain C++, tests/radix_host_test.cpp checks it from first principles).
+// (plain C++, tests/radix_msd_host_test.cpp checks it from first principles).
 //
 // Keys that span a range of 2^w above a large offset (ns timestamps: a
 // range of 1e13 = 2^43.2 above the epoch's offset, w = 44) vary, in their

@@ -1,6 +1,6 @@
 // radix_msd's plan: the host-checkable parts of the MSD hybrid (Stehle &
 // Jacobsen 2017, "A Memory Bandwidth-Efficient Hybrid Radix Sort on GPUs"),
-// plain C++ so that tests/radix_host_test.cpp checks them exhaustively.
+// plain C++ so that tests/radix_msd_host_test.cpp checks them exhaustively.
 //
 //   levels   level j sorts digit D - 1 - j (8-bit digits from the top of the
 //            order's bits) of every bucket still larger than a local sort.

@@ -1,0 +1,380 @@
+// Host suite: radix_msd's host-checkable logic, exhaustively.
+//   MsdPlan        radix_msd's level plans (every skip pattern), the filing
+//                  of a bucket's children (every key lands in exactly one
+//                  place, runs fit, digits to sort), the list bounds and the
+//                  cost model's shares
+//   MsdClasses     the class codes of doubles' first level: monotone,
+//                  within 256 codes, balanced where the classes allow
+//   MsdInts        the affine map of 64-bit integers: increasing, its top
+//                  digit full, nothing above it, pads last in every digit
+#include "radix/msd_classes.hpp"
+#include "radix/msd_ints.hpp"
+#include "radix/msd_plan.hpp"
+#include "radix/onesweep_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace os = gpusort::detail::radix_onesweep;
+namespace md = gpusort::detail::radix_msd;
+
+// Every skip pattern of up to 8 levels: a sorting level reads what the last
+// one wrote, never writes the input or what it reads.
+TEST(RadixMsdPlan, LevelsPingPongAndLeaveTheInput) {
+  for (int levels = 1; levels <= 8; ++levels)
+    for (unsigned mask = 0; mask < (1u << levels); ++mask) {
+      int skip[8];
+      for (int j = 0; j < levels; ++j) skip[j] = (mask >> j) & 1u;
+      md::slot_plan plan[8];
+      md::make_levels(skip, levels, plan);
+      int at = os::buf_in;
+      for (int j = 0; j < levels; ++j) {
+        ASSERT_EQ(md::buffer_before(plan, j), at) << "levels=" << levels << " skip=" << mask << " level " << j;
+        if (skip[j]) {
+          ASSERT_EQ(plan[j].mode, os::slot_skip);
+          continue;
+        }
+        ASSERT_EQ(plan[j].mode, os::slot_sort);
+        ASSERT_EQ(plan[j].src, at);
+        ASSERT_NE(plan[j].dst, int(os::buf_in));
+        ASSERT_NE(plan[j].dst, plan[j].src);
+        at = plan[j].dst;
+      }
+    }
+}
+
+// Filing: children in digit order tile the bucket; big ones are exactly
+// those over `local`; runs fit `local`, children over `alone` are runs
+// alone, the others are packed into maximal runs (the next small child
+// would not fit), which sort the parent's digit only when they hold more
+// than one child; a sorted bucket (pass 0) is one copy, or nothing in the output.
+TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
+  std::mt19937_64 rng(5);
+  const std::size_t local = 100, alone = 50;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::size_t sizes[256];
+    const int shape = trial % 4;
+    for (auto& z : sizes) {
+      const std::uint64_t r = rng();
+      z = shape == 0 ? r % 60 : shape == 1 ? (r % 8 == 0 ? r % 400 : r % 30) : shape == 2 ? (r % 50 == 0 ? 101 : 0) : r % 3;
+    }
+    const std::size_t first = rng() % 1000;
+    const int pass = trial % 5;
+    const bool copy_needed = trial % 2;
+    std::vector<std::pair<std::size_t, std::size_t>> covered;
+    std::size_t bigs = 0, runs = 0, copies = 0;
+    std::size_t prev_run_end = 0, prev_run_keys = 0;
+    bool prev_lone = false;
+    md::file_children(
+        first, [&](int c) { return sizes[c]; }, pass, local, alone, copy_needed,
+        [&](std::size_t at, std::size_t n) {
+          ASSERT_GT(n, local);
+          covered.push_back({at, n});
+          ++bigs;
+        },
+        [&](std::size_t at, std::size_t n, int passes) {
+          ASSERT_LE(n, local);
+          ASSERT_TRUE(passes == pass || passes == pass + 1);
+          const bool lone = passes == pass && n > alone;  // a child alone
+          // maximal: a run that follows another with no big child between
+          // them could not have been merged into it
+          if (runs && prev_run_end == at && !lone && !prev_lone) {
+            ASSERT_GT(prev_run_keys + n, local);
+          }
+          prev_lone = lone;
+          covered.push_back({at, n});
+          prev_run_end = at + n;
+          prev_run_keys = n;
+          ++runs;
+        },
+        [&](std::size_t at, std::size_t n) {
+          covered.push_back({at, n});
+          ++copies;
+        });
+    std::size_t total = 0;
+    for (auto z : sizes) total += z;
+    if (pass == 0) {
+      ASSERT_EQ(bigs + runs, 0u);
+      ASSERT_EQ(copies, copy_needed && total ? 1u : 0u);
+      if (copies) {
+        ASSERT_EQ(covered[0], std::make_pair(first, total));
+      }
+      continue;
+    }
+    // the per-bucket share of md::bounds' run count
+    ASSERT_LE(runs, 2 * (total / alone) + 2 * (total / local) + bigs + 2) << "trial " << trial;
+    std::sort(covered.begin(), covered.end());
+    std::size_t at = first;
+    for (auto [b, n] : covered) {
+      ASSERT_EQ(b, at) << "trial " << trial;
+      at += n;
+    }
+    ASSERT_EQ(at, first + total) << "trial " << trial;
+  }
+}
+
+TEST(RadixMsdPlan, BoundsHoldTheLists) {
+  const md::bounds b(std::size_t(1) << 28, 6144, 1536, 8);
+  EXPECT_EQ(b.buckets, (std::size_t(1) << 28) / 6145);
+  EXPECT_EQ(b.at_level(0), 1u);
+  EXPECT_EQ(b.at_level(1), 256u);
+  EXPECT_EQ(b.at_level(2), b.buckets);
+  EXPECT_GE(b.runs, 2 * (std::size_t(1) << 28) / 1536 + 2 * (std::size_t(1) << 28) / 6144);
+  EXPECT_EQ(md::pieces(0), 0u);
+  EXPECT_EQ(md::pieces(md::copy_piece), 1u);
+  EXPECT_EQ(md::pieces(md::copy_piece + 1), 2u);
+}
+
+}  // namespace
+
+// The MSD cost: uniform keys (two levels, no value alone) pay every level
+// and the local sort; keys of few values (alone after the first level) pay
+// one level and a copy; a share alone bounds the later levels' shares.
+TEST(RadixMsdPlan, CostCountsLevelsLocalSortAndCopies) {
+  const md::msd_costs c{1.2f, 4.0f, 1.25f};
+  const float none[9] = {};
+  {
+    const float big[9] = {0, 1.0f, 0.0f};
+    EXPECT_FLOAT_EQ(md::msd_cost(big, none, 8, c), 1.0f + 1.2f + 4.0f);
+  }
+  {
+    const float big[9] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
+    EXPECT_FLOAT_EQ(md::msd_cost(big, none, 8, c), 1.0f + 7 * 1.2f + 4.0f);
+    const float alone[9] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
+    EXPECT_FLOAT_EQ(md::msd_cost(big, alone, 8, c), 1.0f + 1.25f);
+    // a third alone after two levels: levels 1 and 2 sort all but it
+    const float third[9] = {0, 0, 1.0f / 3, 1.0f / 3, 1.0f / 3, 1.0f / 3, 1.0f / 3, 1.0f / 3, 1.0f / 3};
+    EXPECT_FLOAT_EQ(md::msd_cost(big, third, 8, c), 1.0f + 1.2f * (1 + 6 * (2.0f / 3)) + 1.25f / 3 + 4.0f * 2 / 3);
+  }
+  {  // one varying digit: level 0 and the local sort, or the copy
+    const float big[9] = {};
+    const float alone[9] = {0, 0.5f};
+    EXPECT_FLOAT_EQ(md::msd_cost(big, none, 1, c), 1.0f + 4.0f);
+    EXPECT_FLOAT_EQ(md::msd_cost(big, alone, 1, c), 1.0f + 0.5f * 1.25f + 0.5f * 4.0f);
+  }
+}
+
+// share_over: the shares above a threshold, by binary search over sorted
+// shares and their suffix sums; big_shares: F1, F2, F3 as measured, then the
+// ratio F3 / F2 (or F2 / F1 where fewer than three levels sort).
+TEST(RadixMsdPlan, SharesOverAThreshold) {
+  const float sorted[4] = {0.1f, 0.2f, 0.3f, 0.4f};
+  const float tail[5] = {1.0f, 0.9f, 0.7f, 0.4f, 0.0f};
+  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.0f), 1.0f);
+  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.1f), 0.9f);  // strictly over
+  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.25f), 0.7f);
+  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.4f), 0.0f);
+  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 2.0f), 0.0f);
+
+  float big[9] = {};
+  md::big_shares(1.0f, 0.995f, 0.0f, 8, big);  // normal doubles: three levels, then none
+  EXPECT_FLOAT_EQ(big[1], 1.0f);
+  EXPECT_FLOAT_EQ(big[2], 0.995f);
+  for (int k = 3; k <= 8; ++k) EXPECT_EQ(big[k], 0.0f);
+  md::big_shares(1.0f, 1.0f, 0.5f, 8, big);
+  EXPECT_FLOAT_EQ(big[3], 0.5f);
+  EXPECT_FLOAT_EQ(big[4], 0.25f);
+  EXPECT_FLOAT_EQ(big[5], 0.125f);
+  EXPECT_FLOAT_EQ(big[8], 1.0f / 64);
+  md::big_shares(1.0f, 1.0f, 0.01f, 8, big);
+  EXPECT_FLOAT_EQ(big[3], 0.01f);
+  EXPECT_EQ(big[4], 0.0f);  // 1e-4: under 1e-3 counts as none
+  float two[3] = {};
+  md::big_shares(1.0f, 0.5f, 0.0f, 2, two);  // two sorting levels: F3 unused
+  EXPECT_FLOAT_EQ(two[1], 1.0f);
+  EXPECT_FLOAT_EQ(two[2], 0.5f);
+}
+
+// Few values from a sample: every value seen twice or more gives the count
+// itself; singletons need doubletons (Chao's bound); values too many to
+// fill a local sort each, or no value seen twice, give 0.
+TEST(RadixMsdPlan, LevelsToOneValue) {
+  const double n = double(1u << 27), local = 6144;
+  EXPECT_EQ(md::levels_to_one_value(16, 0, 0, n, local, 8, 8), 1);       // 16 values: one level
+  EXPECT_EQ(md::levels_to_one_value(300, 0, 0, n, local, 8, 8), 2);      // 300 > 256: two
+  EXPECT_EQ(md::levels_to_one_value(1024, 1024, 0, n, local, 8, 8), 0);  // all distinct
+  // 609 seen, 522 once, 45 twice (2^27 zipf keys): about 3637 values, 2 levels
+  EXPECT_EQ(md::levels_to_one_value(609, 522, 45, n, local, 8, 8), 2);
+  // 1012 seen, 1000 once, 12 twice (ids in [0, 50000)): about 42679 values of 3145 keys each
+  EXPECT_EQ(md::levels_to_one_value(1012, 1000, 12, n, local, 8, 8), 0);
+  EXPECT_EQ(md::levels_to_one_value(300, 0, 0, n, local, 8, 1), 1);  // at most the levels that sort
+  EXPECT_EQ(md::levels_to_one_value(0, 0, 0, n, local, 8, 8), 0);
+  EXPECT_EQ(md::levels_to_one_value(16, 0, 0, 16 * local, local, 8, 8), 0);  // a local sort's worth each: no
+}
+
+namespace {
+
+// Ordered bits of doubles under CUB's ascending order (the key transform
+// under test elsewhere), sorted.
+std::vector<std::uint64_t> ordered_doubles(const std::vector<double>& x) {
+  using traits = gpusort::detail::key_traits<double>;
+  const gpusort::detail::key_order<double> ord(false, 0, 64);
+  std::vector<std::uint64_t> o;
+  o.reserve(x.size());
+  for (double v : x) o.push_back(ord.rank(traits::twiddle(std::bit_cast<std::uint64_t>(v))));
+  std::sort(o.begin(), o.end());
+  return o;
+}
+
+struct class_map {
+  std::vector<std::uint16_t> entry = std::vector<std::uint16_t>(md::class_codes::classes);
+  bool made = false;
+  explicit class_map(const std::vector<std::uint64_t>& o) {
+    std::vector<unsigned long long> count(md::class_codes::classes);
+    for (std::uint64_t k : o) ++count[k >> md::class_codes::mantissa_bits];
+    made = md::make_class_codes(count.data(), entry.data());
+  }
+  std::uint64_t operator()(std::uint64_t o) const { return md::class_key(o, entry.data()); }
+};
+
+}  // namespace
+
+// The first level's class codes for doubles (msd_classes.hpp): on sorted
+// ordered keys the map is strictly increasing over distinct keys and equal
+// over equal ones, every code is below 256, a pad (all ones) maps at or
+// above every key, and the first level's largest bucket is near n / 256
+// where the classes allow it (normal and unit doubles: two 8-bit levels then
+// leave 2^27 keys in buckets of a local sort).
+TEST(RadixMsdClasses, CodesAreMonotoneAndBalanced) {
+  std::mt19937_64 rng(7);
+  const std::size_t n = std::size_t(1) << 20;
+  struct shape {
+    const char* name;
+    std::vector<double> x;
+    double most;  // the largest first-level bucket must hold at most this share
+  };
+  std::vector<shape> shapes;
+  {
+    std::normal_distribution<double> d;
+    std::vector<double> x(n);
+    for (auto& v : x) v = d(rng);
+    shapes.push_back({"normal", x, 0.02});  // the density falls 4.5x over [1, 2)
+  }
+  {
+    std::uniform_real_distribution<double> d(0.0, 1.0);
+    std::vector<double> x(n);
+    for (auto& v : x) v = d(rng);
+    shapes.push_back({"unit", x, 0.0125});
+  }
+  {
+    std::uniform_int_distribution<std::int64_t> d(-(std::int64_t(1) << 31), (std::int64_t(1) << 31) - 1);
+    std::vector<double> x(n);
+    for (auto& v : x) v = double(d(rng));
+    shapes.push_back({"small_signed", x, 0.0125});
+  }
+  {
+    std::vector<double> x(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = double(rng() >> 11) * 0x1.0p-53 * (i % 3 == 0 ? -1.0 : 1.0);
+    x[0] = 0.0;  // the fold's zeros, infinities and a NaN of each sign
+    x[1] = -0.0;
+    x[2] = std::numeric_limits<double>::infinity();
+    x[3] = -std::numeric_limits<double>::infinity();
+    x[4] = std::numeric_limits<double>::quiet_NaN();
+    x[5] = -std::numeric_limits<double>::quiet_NaN();
+    shapes.push_back({"specials", x, 1.0});
+  }
+  for (const auto& s : shapes) {
+    const auto o = ordered_doubles(s.x);
+    const class_map c(o);
+    ASSERT_TRUE(c.made) << s.name;
+    std::vector<std::size_t> bucket(md::class_codes::codes);
+    for (std::size_t i = 0; i < o.size(); ++i) {
+      const std::uint64_t ci = c(o[i]);
+      ++bucket[ci >> 56];
+      if (i > 0) {
+        const std::uint64_t prev = c(o[i - 1]);
+        if (o[i] == o[i - 1]) ASSERT_EQ(ci, prev) << s.name << " at " << i;
+        else ASSERT_LT(prev, ci) << s.name << " at " << i;
+      }
+      ASSERT_LT(ci, c(~std::uint64_t(0))) << s.name << ": a pad not above a key";
+    }
+    ASSERT_EQ(c(~std::uint64_t(0)), ~std::uint64_t(0)) << s.name << ": a pad takes every digit's largest value";
+    const std::size_t most = *std::max_element(bucket.begin(), bucket.end());
+    EXPECT_LE(double(most), s.most * double(n)) << s.name << ": largest first-level bucket " << most;
+  }
+}
+
+// Class counts as the plan sees them: at most 256 codes in all, each
+// occupied class at least one, bases in class order; more than 256
+// occupied classes, or none, make no map.
+TEST(RadixMsdClasses, CodeBudget) {
+  using C = md::class_codes;
+  std::vector<unsigned long long> count(C::classes);
+  std::vector<std::uint16_t> entry(C::classes);
+  EXPECT_FALSE(md::make_class_codes(count.data(), entry.data()));
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::fill(count.begin(), count.end(), 0ull);
+    const int k = 1 + int(rng() % 300);
+    for (int i = 0; i < k; ++i) count[rng() % C::classes] += 1 + (rng() % 4 == 0 ? rng() % 1000000 : rng() % 10);
+    const int occupied = int(std::count_if(count.begin(), count.end(), [](unsigned long long v) { return v != 0; }));
+    const bool made = md::make_class_codes(count.data(), entry.data());
+    ASSERT_EQ(made, occupied <= C::codes) << "trial " << trial;
+    if (!made) continue;
+    unsigned next = 0;
+    for (int e = 0; e < C::classes; ++e) {
+      if (count[e] == 0) continue;
+      const unsigned base = entry[e] >> 4, b = entry[e] & C::b_mask;
+      ASSERT_EQ(base, next) << "trial " << trial << " class " << e;
+      ASSERT_LE(b, 8u);
+      next = base + (1u << b);
+    }
+    ASSERT_LE(next, unsigned(C::codes)) << "trial " << trial;
+  }
+}
+
+// The affine map of 64-bit integers (msd_ints.hpp), from first principles:
+// for spans [lo, hi] of every width, c = (o - lo) << s must be strictly
+// increasing over the span (checked on sorted random keys and the ends),
+// put the span's top bit at the top of a digit (c of hi has its top digit's
+// high bit set, every digit above it 0), and leave the pad's c at least
+// every key's in every digit. Spans of three digits or less, spans aligned
+// to a digit, and the full range take no map.
+TEST(RadixMsdInts, MapIsIncreasingAndAligned) {
+  std::mt19937_64 rng(21);
+  for (int w = 1; w <= 64; ++w)
+    for (int trial = 0; trial < 20; ++trial) {
+      const unsigned long long range = w == 64 ? ~0ull : (1ull << w) - 1 - (trial == 0 ? 0 : rng() % (1ull << (w - 1)));
+      const unsigned long long lo = trial % 3 == 0 ? 0ull : trial % 3 == 1 ? ~range - rng() % (1ull << 20) : rng() & ~range;
+      const unsigned long long hi = lo + range;
+      const md::int_map m = md::int_map_of(lo, hi, 8);
+      const int width = std::bit_width(range);
+      const bool want = width > 24 && width < 64 && width % 8 != 0;
+      ASSERT_EQ(bool(m.ok), want) << "w " << w << " trial " << trial;
+      if (!m.ok) {
+        ASSERT_EQ(m.base, 0ull);
+        ASSERT_EQ(m.shift, 0u);
+        ASSERT_EQ(md::int_mapped(lo, m), lo);
+        continue;
+      }
+      ASSERT_EQ((width + int(m.shift)) % 8, 0) << "w " << w;
+      const int top = md::int_top_digit(lo, hi, m, 8);
+      ASSERT_EQ(top, (width + int(m.shift)) / 8 - 1);
+      const unsigned long long chi = md::int_mapped(hi, m);
+      ASSERT_GE((chi >> (8 * top)) & 255u, 128u) << "w " << w << ": the top digit is not full";
+      std::vector<unsigned long long> keys = {lo, hi, lo + 1, hi - 1};
+      for (int i = 0; i < 200; ++i) keys.push_back(lo + rng() % (range + 1));
+      std::sort(keys.begin(), keys.end());
+      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+      const unsigned long long pad = md::int_mapped(md::int_pad_ordered(m), m);
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        const unsigned long long c = md::int_mapped(keys[i], m);
+        if (i > 0) {
+          ASSERT_LT(md::int_mapped(keys[i - 1], m), c) << "w " << w << ": not increasing";
+        }
+        if (top < 7) {
+          ASSERT_EQ(c >> (8 * (top + 1)), 0ull) << "w " << w << ": a digit above the top varies";
+        }
+        for (int d = 0; d < 8; ++d) ASSERT_GE((pad >> (8 * d)) & 255u, (c >> (8 * d)) & 255u) << "w " << w;
+      }
+    }
+}
