@@ -11,6 +11,7 @@
 //     multiset of records as the input (a count of each of the 2^24 values).
 // Skipped, with the reason, where the device has too little memory.
 #include "gpu_util.hpp"
+#include "struct_cases.hpp"
 
 #include <gpusort/columns.hpp>
 #include <gpusort/structs.hpp>
@@ -109,16 +110,6 @@ TEST_F(GpuBigRows, ColumnsPastInt32Rows) {
   ASSERT_EQ(e[1], 0u) << n << " rows: rows out of order";
 }
 
-struct tiny3 {
-  std::uint8_t a;
-  std::int8_t b;
-  std::uint8_t c;
-};
-struct tiny3_by_b_c_a {
-  __host__ __device__ cuda::std::tuple<std::int8_t&, std::uint8_t&, std::uint8_t&> operator()(tiny3& t) const {
-    return {t.b, t.c, t.a};
-  }
-};
 __host__ __device__ unsigned value_of(const tiny3& t) {
   return unsigned(t.a) | unsigned(std::uint8_t(t.b)) << 8 | unsigned(t.c) << 16;
 }
@@ -154,7 +145,7 @@ TEST_F(GpuBigRows, RecordsPastInt32Rows) {
   const std::size_t n = big_n;
   std::size_t scratch = 0;
   gpusort::sort_structs_device(nullptr, scratch, reinterpret_cast<const tiny3*>(256), reinterpret_cast<tiny3*>(512), n,
-                               tiny3_by_b_c_a{});
+                               tiny3_decomposer{});
   std::string why;
   if (!enough_memory(2 * 3 * n + (std::size_t(4) << 24) + scratch, why)) GTEST_SKIP() << why;
   device_buffer<tiny3> in(n), out(n);
@@ -162,7 +153,7 @@ TEST_F(GpuBigRows, RecordsPastInt32Rows) {
   GPUSORT_CUDA(cudaGetLastError());
   {
     device_buffer<std::uint8_t> temp(scratch);
-    gpusort::sort_structs_device(temp.data(), scratch, in.data(), out.data(), n, tiny3_by_b_c_a{});
+    gpusort::sort_structs_device(temp.data(), scratch, in.data(), out.data(), n, tiny3_decomposer{});
     device_sync();
   }
   device_buffer<int> counts(std::size_t(1) << 24);

@@ -17,6 +17,7 @@
 #include "gpu_util.hpp"
 #include "harness/harness.hpp"
 #include "oracle.hpp"
+#include "struct_cases.hpp"
 
 #include <gpusort/structs.hpp>
 
@@ -65,17 +66,6 @@ struct mixed8 {
 struct mixed8_decomposer {
   __host__ __device__ cuda::std::tuple<std::uint8_t&, float&, std::int16_t&, std::int8_t&> operator()(mixed8& m) const {
     return {m.b, m.d, m.a, m.c};
-  }
-};
-// Integers only, 3 bytes: keys alone, no payload, byte stores.
-struct tiny3 {
-  std::uint8_t a;
-  std::int8_t b;
-  std::uint8_t c;
-};
-struct tiny3_decomposer {
-  __host__ __device__ cuda::std::tuple<std::int8_t&, std::uint8_t&, std::uint8_t&> operator()(tiny3& t) const {
-    return {t.b, t.c, t.a};
   }
 };
 

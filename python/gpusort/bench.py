@@ -212,6 +212,10 @@ def run(args):
     if args.real:
         ratios = _real_rows(b, args, torch, cupy, ttime, cupy_elapsed)
         return _finish(b, args, torch, cupy, name, "not measured (--real)", ratios)
+    if args.columns_only:
+        from . import _bench_columns
+        _bench_columns.rows(b, 1 << (22 if args.quick else 27), torch, cupy, ttime, cupy_elapsed, ratios)
+        return _finish(b, args, torch, cupy, name, "not measured (--columns-only)", ratios)
 
     def same(a, c):
         return bool(torch.equal(a.view(torch.int32) if a.dtype == torch.float32 else a,
@@ -370,6 +374,8 @@ def main(argv=None):
     p.add_argument("--runs", type=int, default=15, help="timed runs per case (at least 10)")
     p.add_argument("--quick", action="store_true", help="small sizes (a smoke test, not figures)")
     p.add_argument("--topk-only", action="store_true", help="the sorts skipped: top-k against torch.topk only")
+    p.add_argument("--columns-only", action="store_true",
+                   help="only the several-key-columns rows: gpusort.sort_by against chained torch.argsort and cupy.lexsort")
     p.add_argument("--real", action="store_true",
                    help="only the real-data rows: sort and argsort of six key types on gpusort._dists' distributions")
     # --sizes: the same option under a name torchrun's own parser does not
