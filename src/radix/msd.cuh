@@ -276,7 +276,7 @@ struct family {
     }
     // 64-bit integers: the affine map from the keys' span, and the levels'
     // first histogram of c where it is taken
-    if (b.ints) {
+    if constexpr (!key_traits<K>::is_float && sizeof(U) == 8) if (b.ints) {
       int_hist_kernel<K><<<grid_for(p.n, 256, std::size_t(sms) * 8), 256, 0, p.stream>>>(
           reinterpret_cast<const U*>(p.keys_in), p.n, digits.pass[0], b.span, b.ints, b.level_hist);
       ctx.check_launch("radix msd integer map");

@@ -26,6 +26,7 @@
 
 #include "radix/digit.cuh"
 #include "radix/msd_classes.hpp"
+#include "radix/msd_top_digits.cuh"
 
 #include <gpusort/detail/block/scan.cuh>
 
@@ -196,34 +197,20 @@ class_drop_kernel(const unsigned* hist, std::size_t n, int passes, unsigned* ok)
   if (__syncthreads_or(all) && threadIdx.x == 0) *ok = 0;
 }
 
-// The top three digits' counts of the mapped keys (hist zeroed by the
-// caller): the levels' first histogram, as far as the plan reads it (its
-// shares, over the top three varying digits, and level 0's counts; the
-// plan drops the map where one of the three is every key's). Pass p is at
-// bit 8p, as digit_map::of counts digits over the full range. Three shared
-// atomics a key, not eight: the histogram of all eight took 0.69 ms for
-// 2^27 doubles (H100).
+// The levels' first histogram of the mapped keys (msd_top_digits.cuh: the
+// top three digits; the drop kernel above reads them), where the map is
+// taken; hist zeroed by the caller.
 template <class K>
 __global__ void __launch_bounds__(256)
 class_hist_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix::digit_map<K> digit,
                   const std::uint16_t* entry, const unsigned* ok, unsigned* hist) {
-  using C = class_codes;
-  constexpr int passes = 8, counted = 3, bins = 256;
-  __shared__ unsigned counts[counted * bins];
-  __shared__ std::uint16_t table[C::classes];
+  __shared__ std::uint16_t table[class_codes::classes];
   if (*ok == 0) return;  // grid-uniform: the plan takes the ordered bits' histogram
-  for (int i = threadIdx.x; i < counted * bins; i += 256) counts[i] = 0;
-  for (int i = threadIdx.x; i < C::classes; i += 256) table[i] = entry[i];
+  for (int i = threadIdx.x; i < class_codes::classes; i += 256) table[i] = entry[i];
   __syncthreads();
-  for (std::size_t i = std::size_t(blockIdx.x) * 256 + threadIdx.x; i < n; i += std::size_t(gridDim.x) * 256) {
-    const std::uint64_t k = class_key(std::uint64_t(digit.ordered(keys[i])), table);
-#pragma unroll
-    for (int j = 0; j < counted; ++j)
-      atomicAdd(&counts[j * bins + int((k >> (8 * (passes - 1 - j))) & 255u)], 1u);
-  }
-  __syncthreads();
-  for (int i = threadIdx.x; i < counted * bins; i += 256)
-    if (counts[i]) atomicAdd(&hist[(passes - 1 - i / bins) * bins + i % bins], counts[i]);
+  count_top_digits(keys, n, 7,
+                   [&](typename key_traits<K>::bits k) { return class_key(std::uint64_t(digit.ordered(k)), table); },
+                   hist);
 }
 
 }  // namespace gpusort::detail::radix_msd

@@ -323,9 +323,13 @@ local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> va
   }
   static_assert(!Ints || key_traits<K>::kind == key_kind::unsigned_int, "the integer map's keys are carriers");
   if constexpr (Ints) ord = key_order<K>{};  // ascending over every bit
-  const int_local_form<typename key_traits<K>::bits> int_form{
-      typename key_traits<K>::bits(key_traits<K>::twiddle(0) ^ given.flip),
-      Ints ? typename key_traits<K>::bits(ints->base) : 0};
+  // the keys' form in the run: as they came, or (Ints) o - least, the
+  // offset form of the given order's digits
+  const radix::digit_map<K> given_digit = radix::digit_map<K>::of(given, T::radix_bits, 0);
+  const auto form = [&] {
+    if constexpr (Ints) return radix::pass_key<K>(given_digit, typename key_traits<K>::bits(ints->base));
+    else return plain_local_form{};
+  }();
   extern __shared__ uint4 smem[];
   // The runs, block-strided (work_list::for_each_block's order), with the
   // block's next run asked into L2 (block::prefetch_l2) before this one is
@@ -374,15 +378,10 @@ local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> va
         if (vsrc != vals.out)
           for (std::size_t k = threadIdx.x; k < r.size; k += T::local_threads) vals.out[r.begin + k] = vsrc[r.begin + k];
       }
-    } else if constexpr (Ints) {
-      if (r.size <= std::size_t(T::local_short::tile))  // block-uniform: half the tile's slots
-        sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, int_form, smem);
-      else
-        sort_run<T, typename T::local, K, P>(keys, vals, r, ord, int_form, smem);
     } else if (r.size <= std::size_t(T::local_short::tile)) {  // block-uniform: half the tile's slots
-      sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, plain_local_form{}, smem);
+      sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, form, smem);
     } else {
-      sort_run<T, typename T::local, K, P>(keys, vals, r, ord, plain_local_form{}, smem);
+      sort_run<T, typename T::local, K, P>(keys, vals, r, ord, form, smem);
     }
     if (threadIdx.x == 0) block::copy_async_wait();
     __syncthreads();  // the slot asked for is visible, and the next run's reads follow this run's
