@@ -77,7 +77,7 @@ template <class K> void dispatch(algorithm a, const device_call<K>& c) {
   if constexpr (!std::is_same_v<C, K>) {
     const device_call<C> as_carrier{c.temp,     c.temp_bytes, reinterpret_cast<const C*>(c.keys_in),
                                     reinterpret_cast<C*>(c.keys_out), c.vals_in, c.vals_out, c.val_size, c.n,
-                                    carried_order(c.ord), c.stream, c.ctx, c.pivots};
+                                    carried_order(c.ord), c.stream, c.ctx, c.pivots, c.form};
     return dispatch(a, as_carrier);
   } else {
 #define GPUSORT_BUILT(A, KT) \
@@ -92,8 +92,9 @@ template <class K> void dispatch(algorithm a, const device_call<K>& c) {
 }  // namespace
 
 template <class K>
-void sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out, const void* vals_in,
-                 void* vals_out, std::size_t val_size, std::size_t n, const options& opt, const char* op) {
+void sort_device_formed(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out, const void* vals_in,
+                        void* vals_out, std::size_t val_size, std::size_t n, const options& opt, const char* op,
+                        const argsort_form& form) {
   const algorithm algo = resolve<K>(opt.algo, n);
   const call_context ctx = make_context(op, key_info<K>::name, algo_name(algo), n, temp_bytes ? *temp_bytes : 0);
   if (!temp_bytes) ctx.fail(errc::invalid_argument, "temp_bytes is null");
@@ -102,8 +103,17 @@ void sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_
   if (val_size > 0 && n > 0 && (!vals_in || !vals_out)) ctx.fail(errc::invalid_argument, "null value pointer with n > 0");
   if (val_size > 16) ctx.fail(errc::invalid_argument, "values wider than 16 bytes");
   const device_call<K> c{temp,     temp_bytes, keys_in, keys_out,   vals_in, vals_out,
-                         val_size, n,          checked_order<K>(opt, ctx), opt.stream, &ctx, opt.pivots};
+                         val_size, n,          checked_order<K>(opt, ctx), opt.stream, &ctx, opt.pivots, form};
+  if (form.any() && val_size != 4 && val_size != 8)
+    ctx.fail(errc::invalid_argument, "argsort's indices must be 4 or 8 bytes");
+  if (form.wide_out && val_size != 4) ctx.fail(errc::invalid_argument, "only 4-byte indices are widened");
   dispatch(algo, c);
+}
+
+template <class K>
+void sort_device(void* temp, std::size_t* temp_bytes, const K* keys_in, K* keys_out, const void* vals_in,
+                 void* vals_out, std::size_t val_size, std::size_t n, const options& opt, const char* op) {
+  sort_device_formed<K>(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out, val_size, n, opt, op, {});
 }
 
 template <class K>
@@ -118,6 +128,8 @@ void sort_device_alloc(const K* keys_in, K* keys_out, const void* vals_in, void*
 #define GPUSORT_INSTANTIATE_DEVICE(K)                                                                              \
   template void sort_device<K>(void*, std::size_t*, const K*, K*, const void*, void*, std::size_t, std::size_t, \
                                const options&, const char*);                                                    \
+  template void sort_device_formed<K>(void*, std::size_t*, const K*, K*, const void*, void*, std::size_t,        \
+                                      std::size_t, const options&, const char*, const argsort_form&);          \
   template void sort_device_alloc<K>(const K*, K*, const void*, void*, std::size_t, std::size_t, const options&, \
                                      const char*);
 GPUSORT_FOR_EACH_KEY(GPUSORT_INSTANTIATE_DEVICE)

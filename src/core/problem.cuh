@@ -5,6 +5,8 @@
 // payload P of the value's width (see payload.cuh); P = no_value for keys.
 #pragma once
 
+#include "core/device_call.hpp"
+
 #include <gpusort/detail/core/context.hpp>
 #include <gpusort/detail/core/payload.cuh>
 
@@ -34,6 +36,9 @@ template <class K, class P> struct sort_problem {
   cudaStream_t stream = nullptr;
   const call_context* ctx = nullptr;
   pivot_rule pivots = pivot_rule::sampled;
+  // argsort's request (device_call.hpp); only a family with F::takes_form
+  // receives one, and only where that said yes
+  argsort_form form{};
 };
 
 // The value widths a family carries as payloads, as a set of bits: bit W

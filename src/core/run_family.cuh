@@ -21,6 +21,7 @@
 #include "core/device_call.hpp"
 #include "core/gather.hpp"
 #include "core/problem.cuh"
+#include "core/rows.hpp"
 
 #include <gpusort/detail/core/launch.cuh>
 #include <gpusort/detail/core/temp_layout.hpp>
@@ -152,13 +153,36 @@ template <sort_family F, class K, int W> bool try_native(const device_call<K>& c
         reinterpret_cast<std::uintptr_t>(c.vals_out) % alignof(P))
       return false;
     run_native<F>(sort_problem<K, P>{c.keys_in, c.keys_out, static_cast<const P*>(c.vals_in),
-                                     static_cast<P*>(c.vals_out), c.n, c.ord, c.stream, c.ctx, c.pivots},
+                                     static_cast<P*>(c.vals_out), c.n, c.ord, c.stream, c.ctx, c.pivots, c.form},
                   c.temp, c.temp_bytes);
     return true;
   }
 }
 
+// Whether family F folds argsort's form into its own kernels for this call
+// (F::takes_form<K>(n, value bytes)); the others get it made around them.
+template <sort_family F, class K> bool takes_form(const device_call<K>& c) {
+  if constexpr (requires { F::template takes_form<K>(c.n, c.val_size); })
+    return F::template takes_form<K>(c.n, c.val_size) && c.vals_in != c.vals_out;
+  else
+    return false;
+}
+
+template <sort_family F, class K> void run_family(const device_call<K>& c);
+
+// argsort's form around a family that does not take it: the iota before the
+// sort, the widening after it (what argsort launched itself before).
+template <sort_family F, class K> void run_formed_around(const device_call<K>& c) {
+  device_call<K> plain = c;
+  plain.form = {};
+  const bool runs = c.temp && c.n;
+  if (runs && c.form.positions) launch_iota(*c.ctx, const_cast<void*>(c.vals_in), c.val_size == 8, c.n, c.stream);
+  run_family<F>(plain);
+  if (runs && c.form.wide_out) launch_widen(*c.ctx, c.vals_out, c.form.wide_out, c.n, c.stream);
+}
+
 template <sort_family F, class K> void run_family(const device_call<K>& c) {
+  if (c.form.any() && !takes_form<F>(c)) return run_formed_around<F>(c);
   // Partial bit ranges, and unstable families under NaNs largest: every
   // NaN ties with the pad there (key_order::pad), and an unstable network
   // may swap a pad in front of a key it ties with; ranks leave the pad a

@@ -13,6 +13,7 @@
 // place through sort(std::span)'s path. Rows go through the device (copy
 // in, segmented sort, copy out) when one is present, else every row is
 // sorted by its own thread (std::stable_sort under key_order: CUB's order).
+#include "core/device_call.hpp"
 #include "core/rows.hpp"
 #include "core/segmented_rows.hpp"
 #include "core/two_phase.hpp"
@@ -69,7 +70,7 @@ int offset_bytes_for(const sort_spec& s) { return s.n <= 0xFFFFFFFFull ? 4 : 8; 
 template <class K>
 void device_sort_into(temp_layout& L, bool sizing, const sort_spec& s, const K* keys_in, K* keys_out,
                       const void* vals_in, void* vals_out, std::size_t val_size, const options& opt,
-                      const call_context& ctx) {
+                      const call_context& ctx, const detail::argsort_form& form = {}) {
   if (s.rows > 1) {
     const int ob = offset_bytes_for(s);
     void* offsets = L.take<std::uint8_t>((s.rows + 1) * std::size_t(ob));
@@ -84,10 +85,12 @@ void device_sort_into(temp_layout& L, bool sizing, const sort_spec& s, const K* 
     return;
   }
   std::size_t inner = 0;
-  detail::sort_device<K>(nullptr, &inner, keys_in, keys_out, vals_in, vals_out, val_size, s.n, opt, ctx.op);
+  detail::sort_device_formed<K>(nullptr, &inner, keys_in, keys_out, vals_in, vals_out, val_size, s.n, opt, ctx.op,
+                                form);
   void* inner_temp = L.take<std::uint8_t>(inner);
   if (sizing) return;
-  detail::sort_device<K>(inner_temp, &inner, keys_in, keys_out, vals_in, vals_out, val_size, s.n, opt, ctx.op);
+  detail::sort_device_formed<K>(inner_temp, &inner, keys_in, keys_out, vals_in, vals_out, val_size, s.n, opt, ctx.op,
+                                form);
 }
 
 
@@ -302,6 +305,15 @@ void topk_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, std::s
 // was 20 with the sorted keys, iota and the sorted u32 in scratch. With 8-byte
 // keys: 20 (was 28); with int32 indices: 2 K + 8 (unchanged: the output holds
 // only the indices).
+// One row (not rows) asks the sort for argsort's form (core/device_call.hpp):
+// where the family takes it (onesweep), the iota is never written or read
+// (the first pass makes each index from its key's place), the last pass
+// stores no keys, and, where the output lies apart from the keys, it writes
+// the indices widened straight into the output (the iota's and the sorted
+// keys' slots there are read by no launch after the one before it). f32 keys,
+// int64 indices: 84 bytes a key moved by onesweep's four passes, the iota and
+// the widening, 64 with the form. Other families get the iota and the
+// widening made around them, as before.
 void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const void* keys_in, void* indices_out,
                     int index_bytes, const options& opt) {
   const call_context ctx = context_for("argsort", s.key, s, opt, s.rows > 1);
@@ -335,11 +347,21 @@ void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, con
         keys_out = L.take<K>(s.n);
         iota = L.take<std::uint8_t>(s.n * std::size_t(carried_bytes));
       }
-      if (!sizing) detail::launch_row_iota(ctx, iota, carried_bytes, s.n, row_len(s), opt.stream);
+      // One row: the sort makes the indices, drops the keys and, where the
+      // output lies apart from the keys, widens into it (argsort_form);
+      // rows: row-local indices made here, for the segmented sort.
+      detail::argsort_form form;
+      if (s.rows <= 1) {
+        form.positions = true;
+        form.keys_dropped = true;
+        if (widen && apart) form.wide_out = static_cast<std::uint64_t*>(indices_out);
+      } else if (!sizing) {
+        detail::launch_row_iota(ctx, iota, carried_bytes, s.n, row_len(s), opt.stream);
+      }
       device_sort_into<K>(L, sizing, s, static_cast<const K*>(keys_in), static_cast<K*>(stand_in(keys_out, sizing, 1)),
                           stand_in(iota, sizing, 2), stand_in(sorted_idx, sizing, 3), std::size_t(carried_bytes), opt,
-                          ctx);
-      if (!sizing && widen) detail::launch_widen(ctx, sorted_idx, indices_out, s.n, opt.stream);
+                          ctx, form);
+      if (!sizing && widen && !form.wide_out) detail::launch_widen(ctx, sorted_idx, indices_out, s.n, opt.stream);
       else if (!sizing && sorted_idx != indices_out)
         ctx.check(cudaMemcpyAsync(indices_out, sorted_idx, s.n * std::size_t(carried_bytes), cudaMemcpyDeviceToDevice,
                                   opt.stream),

@@ -37,6 +37,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpusort::detail::radix_onesweep {
 
@@ -101,6 +102,17 @@ struct family {
   static constexpr algorithm id = algorithm::radix_onesweep;
   static constexpr bool compares = false;
   static constexpr unsigned value_widths = all_value_widths;
+
+  // argsort's form (core/device_call.hpp) is folded into the passes: the
+  // first sorting launch makes the indices from the keys' places, the last
+  // one skips the keys and widens the indices. Its one-block sizes take it
+  // made around them (run_family.cuh).
+  template <class K> static bool takes_form(std::size_t n, std::size_t val_size) {
+    using U = typename key_traits<K>::bits;
+    if (val_size == 4) return n > std::size_t(tuning<U, std::uint32_t>::small::tile);
+    if (val_size == 8) return n > std::size_t(tuning<U, std::uint64_t>::small::tile);
+    return false;
+  }
 
   template <class K, class P> static std::size_t temp_bytes(const sort_problem<K, P>& p) {
     temp_layout t;
@@ -179,7 +191,9 @@ struct family {
     }
 
     // one launch per slot and portion
-    const auto kernel = pass_kernel_for<T, K, P, portion_tiles>(p.ord);
+    auto kernel = pass_kernel_for<T, K, P, portion_tiles>(p.ord);
+    if constexpr (std::is_same_v<P, std::uint32_t> || std::is_same_v<P, std::uint64_t>)
+      if (p.form.any()) kernel = pass_kernel_for<T, K, P, portion_tiles, true>(p.ord);
     constexpr std::size_t shared_bytes = pass_shared<T, U, P>::bytes;
     allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix onesweep pass)");
     auto tiles_of = [&](std::size_t q) { return (split.size(q, p.n) + T::tile - 1) / T::tile; };
@@ -206,6 +220,10 @@ struct family {
       a.digit = digits.pass[pass];
       a.pad = radix::pad_bits(p.ord);
       a.offset = b.hist2 ? &b.span->base : nullptr;
+      a.positions = p.form.positions;
+      a.keys_dropped = p.form.keys_dropped;
+      a.wide_out = p.form.wide_out;
+      a.slots = slots;
       kernel<<<unsigned(tiles_of(q)), T::threads, shared_bytes, p.stream>>>(a);
       ctx.check_launch("radix onesweep pass");
     }

@@ -98,6 +98,21 @@ template <class K, class P, class Geo = portion_tiles> struct pass_args {
   // class map of doubles); null for radix::pass_key
   const void* key_table = nullptr;
   const unsigned* key_table_ok = nullptr;
+  // argsort's form (core/device_call.hpp), read by the kernel's Formed
+  // instance only; slots: the plan's length, to find the last launch that
+  // writes
+  bool positions = false;
+  bool keys_dropped = false;
+  std::uint64_t* wide_out = nullptr;
+  int slots = 0;
+};
+
+// What argsort's form means for one launch: positions made instead of
+// values read (it reads the input), keys not stored and values stored
+// widened (it is the plan's last write).
+struct form_here {
+  bool positions = false, drop_keys = false;
+  std::uint64_t* wide = nullptr;
 };
 
 // Shared memory of one block: the key exchange, the value exchange, the
@@ -168,10 +183,11 @@ __device__ __forceinline__ void look_back(const pass_args<K, P, Geo>& a, unsigne
 }
 
 // One tile of one pass: load, rank, look-back, scatter (see the header).
-template <class T, class K, class P, class Geo, class Shared, class PK>
+template <class T, bool Formed, class K, class P, class Geo, class Shared, class PK>
 __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const PK& pk, const Shared& s,
                                           const typename key_traits<K>::bits* src, typename key_traits<K>::bits* dst,
-                                          const P* vsrc, P* vdst, unsigned tile, const tile_place& w) {
+                                          const P* vsrc, P* vdst, unsigned tile, const tile_place& w,
+                                          const form_here& f) {
   using U = typename key_traits<K>::bits;
   using ranker = typename Shared::ranker;
   constexpr int I = T::items, BPT = ranker::bins_per_thread;
@@ -189,18 +205,36 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
   P val[pairs ? I : 1];
   const U* tile_keys = src + first;
   const P* tile_vals = pairs ? vsrc + first : vsrc;
+  // argsort's first pass makes each index from the key's place
+  const auto value_at = [&](unsigned slot) -> P {
+    if constexpr (Formed)
+      if (f.positions) return P(first + slot);
+    return tile_vals[slot];
+  };
   if (full) {
     block::for_striped<true, I>(int(valid), [&](int i, unsigned slot, bool) {
       key[i] = pk.carry(tile_keys[slot]);
-      if constexpr (pairs) val[i] = tile_vals[slot];
+      if constexpr (pairs) val[i] = value_at(slot);
     });
   } else {
     block::for_striped<false, I>(int(valid), [&](int i, unsigned slot, bool live) {
       key[i] = live ? pk.carry(tile_keys[slot]) : pk.carried_pad(a.pad);
       if constexpr (pairs)
-        if (live) val[i] = tile_vals[slot];
+        if (live) val[i] = value_at(slot);
     });
   }
+  // a key and its value to their place; argsort's last write may drop the
+  // key and widen the value
+  const auto put = [&](unsigned long long at, U k, const P& v) {
+    if constexpr (Formed) {
+      if (!f.drop_keys) dst[at] = pk.uncarry(k);
+      if (f.wide) f.wide[at] = v;
+      else vdst[at] = v;
+    } else {
+      dst[at] = pk.uncarry(k);
+      if constexpr (pairs) vdst[at] = v;
+    }
+  };
 
   // rank, publishing the counts first; each key and value is stored to the
   // exchange as soon as it is ranked
@@ -235,10 +269,7 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
 #pragma unroll
     for (int i = 0; i < I; ++i) {
       const unsigned slot = ranker::slot(i);
-      if (full || slot < valid) {
-        dst[out + slot] = pk.uncarry(key[i]);
-        if constexpr (pairs) vdst[out + slot] = val[i];
-      }
+      if (full || slot < valid) put(out + slot, key[i], val[pairs ? i : 0]);
     }
     return;
   }
@@ -255,8 +286,8 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
     const unsigned i = threadIdx.x + unsigned(u) * T::threads;
     const U k = s.keys[i];
     const unsigned long long at = s.global[pk.of_carried(k)] + i;
-    dst[at] = pk.uncarry(k);
-    if constexpr (pairs) vdst[at] = s.vals[i];
+    if constexpr (pairs) put(at, k, s.vals[i]);
+    else put(at, k, P{});
   };
   if (full) {
 #pragma unroll
@@ -271,7 +302,10 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
 // NanFold: radix::pass_key's (false only where the order ranks NaNs by
 // their bits). Form: the key form (carry, digits) when not radix::pass_key:
 // Form::of(args) makes it (radix_msd's class_pass_key for doubles).
-template <class T, class K, class P, class Geo = portion_tiles, bool NanFold = true, class Form = void>
+// Formed: the instance that reads argsort's form from the arguments (4- and
+// 8-byte values); the others compile without it.
+template <class T, class K, class P, class Geo = portion_tiles, bool NanFold = true, class Form = void,
+          bool Formed = false>
 __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kernel(const pass_args<K, P, Geo> a) {
   wait_for_prior_grids();  // radix_msd launches it as a dependent launch
   using U = typename key_traits<K>::bits;
@@ -303,13 +337,29 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   U* dst = plan.dst == buf_out ? a.keys_out : a.keys_alt;
   const P* vsrc = plan.src == buf_in ? a.vals_in : plan.src == buf_out ? a.vals_out : a.vals_alt;
   P* vdst = plan.dst == buf_out ? a.vals_out : a.vals_alt;
+  form_here f;
+  if constexpr (Formed) {
+    bool last = true;  // no later launch of the plan writes
+    for (int later = a.slot + 1; later < a.slots; ++later) last = last && a.plan[later].mode == slot_skip;
+    f.positions = a.positions && plan.src == buf_in;
+    f.drop_keys = last && a.keys_dropped;
+    f.wide = last ? a.wide_out : nullptr;
+  }
 
   if (plan.mode == slot_copy) {
     for (unsigned t = blockIdx.x; t < tiles; t += blocks) {
       const tile_place w = a.geo.template at<T::tile>(t);
       for (unsigned i = threadIdx.x; i < w.valid; i += T::threads) {
-        dst[w.first + i] = src[w.first + i];
-        if constexpr (pairs) vdst[w.first + i] = vsrc[w.first + i];
+        const std::size_t at = w.first + i;
+        if constexpr (Formed) {
+          if (!f.drop_keys) dst[at] = src[at];
+          const P v = f.positions ? P(at) : vsrc[at];
+          if (f.wide) f.wide[at] = v;
+          else vdst[at] = v;
+        } else {
+          dst[at] = src[at];
+          if constexpr (pairs) vdst[at] = vsrc[at];
+        }
       }
     }
     return;
@@ -331,7 +381,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
       unsigned next = 0;
       if constexpr (Geo::persistent())
         if (threadIdx.x == 0) next = atomicAdd(a.counter, 1u);
-      pass_tile<T>(a, pk, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile));
+      pass_tile<T, Formed>(a, pk, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile), f);
       if constexpr (!Geo::persistent()) return;
       if (threadIdx.x == 0) s.tile[1 + (k & 1)] = next;
       __syncthreads();  // the next tile reuses shared memory; its id is there
@@ -345,10 +395,10 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
 // The pass kernel for an order: floats under CUB's order skip the NaN fold
 // (pass_key); the kernel for NaNs largest is a second instance, for floats
 // only.
-template <class T, class K, class P, class Geo> auto pass_kernel_for(const key_order<K>& ord) {
-  auto kernel = onesweep_pass_kernel<T, K, P, Geo, false>;
+template <class T, class K, class P, class Geo, bool Formed = false> auto pass_kernel_for(const key_order<K>& ord) {
+  auto kernel = onesweep_pass_kernel<T, K, P, Geo, false, void, Formed>;
   if constexpr (key_traits<K>::is_float)
-    if (ord.nans_largest()) kernel = onesweep_pass_kernel<T, K, P, Geo, true>;
+    if (ord.nans_largest()) kernel = onesweep_pass_kernel<T, K, P, Geo, true, void, Formed>;
   return kernel;
 }
 
