@@ -130,6 +130,72 @@ TYPED_TEST(GpuRuntime, ArgsortOfManyWideKeys) {
   }
 }
 
+// argsort's form (core/device_call.hpp) through onesweep's passes, and made
+// around the families that do not take it. Past onesweep's one-block sizes
+// the plan sorts every digit (uniform), an odd count (bits20: three digits
+// of 4- and 8-byte integers, so that the output holds keys between passes
+// and the last pass reads scratch), or none (sorted, equal: the copy launch
+// makes the indices); NaNs largest and by their bits; int32 and int64
+// indices, the int64 ones widened by the last pass.
+TYPED_TEST(GpuRuntime, ArgsortFormThroughThePasses) {
+  using K = TypeParam;
+  using gpusort::algorithm;
+  struct one {
+    dist d;
+    std::size_t n;
+    bool desc, nans_largest;
+    algorithm algo;
+  };
+  const std::size_t big = (std::size_t(1) << 20) + 3;
+  const one cases[] = {
+      {dist::uniform, 70001, false, false, algorithm::radix_onesweep},
+      {dist::uniform, 70001, true, true, algorithm::radix_onesweep},
+      {dist::bits20, 70001, false, false, algorithm::radix_onesweep},
+      {dist::bits20, big, true, false, algorithm::automatic},
+      {dist::sorted, 70001, false, true, algorithm::radix_onesweep},
+      {dist::equal, 70001, true, false, algorithm::radix_onesweep},
+      {dist::few_unique, 70001, false, false, algorithm::radix_onesweep},
+      {dist::float_special, 70001, true, true, algorithm::radix_onesweep},
+      {dist::float_special, 70001, false, false, algorithm::radix_onesweep},
+      {dist::uniform, big, false, true, algorithm::automatic},
+      {dist::uniform, 3000, true, false, algorithm::radix_onesweep},  // one block: made around
+      {dist::zipf, 70001, false, false, algorithm::merge_path},       // made around
+  };
+  for (const one& c : cases) {
+    const std::vector<K> keys = h::generate<K>(c.d, c.n, 29 + c.n);
+    gpusort::options opt;
+    opt.direction = c.desc ? gpusort::order::descending : gpusort::order::ascending;
+    opt.nans = c.nans_largest ? gpusort::nan_order::largest : gpusort::nan_order::bits;
+    opt.algo = c.algo;
+    const gpusort::sort_spec spec{type_of<K>(), c.n, 1};
+    const std::vector<std::int64_t> want = oracle_argsort(keys, 1, opt);
+    device_buffer<K> in(keys);
+    for (const int ib : {4, 8})
+      EXPECT_TRUE(argsort_on_device(spec, in.data(), ib, opt) == want)
+          << h::to_string(c.d) << " n=" << c.n << " desc=" << c.desc << " algo=" << gpusort::to_string(c.algo)
+          << " int" << ib * 8;
+    EXPECT_TRUE(same_bits(in.download(), keys)) << "the keys changed";
+  }
+}
+
+// Few enough cases for compute-sanitizer (memcheck, racecheck; picked up by
+// --gtest_filter='GpuSanitize*'): argsort's form through onesweep's passes,
+// every digit sorted and none (the copy launch), int32 and int64 indices.
+class GpuSanitizeArgsort : public gpu_test {};
+TEST_F(GpuSanitizeArgsort, FormThroughThePasses) {
+  for (const dist d : {dist::uniform, dist::sorted}) {
+    const std::size_t n = 70001;
+    const std::vector<float> keys = h::generate<float>(d, n, 3);
+    gpusort::options opt;
+    opt.algo = gpusort::algorithm::radix_onesweep;
+    opt.nans = gpusort::nan_order::largest;
+    const gpusort::sort_spec spec{gpusort::key_type::f32, n, 1};
+    const std::vector<std::int64_t> want = oracle_argsort(keys, 1, opt);
+    device_buffer<float> in(keys);
+    for (const int ib : {4, 8}) EXPECT_TRUE(argsort_on_device(spec, in.data(), ib, opt) == want) << "int" << ib * 8;
+  }
+}
+
 // The indices written over the keys themselves (Python's argsort(x, out=x)
 // for int32 and int64 keys): the working data then lies in scratch.
 TEST_F(gpu_test, GpuRuntimeArgsortOverItsKeys) {
@@ -190,17 +256,21 @@ TEST_F(gpu_test, GpuRuntimeGraphCapture) {
   const std::vector<std::int64_t> want = oracle_argsort(keys, rows, base);
   const gpusort::sort_spec spec{gpusort::key_type::f32, n, rows};
   device_buffer<K> in(keys), out(n);
-  device_buffer<std::int64_t> idx(n);
+  device_buffer<std::int64_t> idx(n), idx_one(n);
   cuda_stream s;
   gpusort::options opt;
   opt.stream = s.get();
-  std::size_t a_bytes = 0, s_bytes = 0;
+  // one row too: argsort's form through onesweep's passes
+  const gpusort::sort_spec one_row{gpusort::key_type::f32, n, 1};
+  std::size_t a_bytes = 0, s_bytes = 0, o_bytes = 0;
   gpusort::argsort_device(nullptr, a_bytes, spec, in.data(), idx.data(), 8, opt);
+  gpusort::argsort_device(nullptr, o_bytes, one_row, in.data(), idx_one.data(), 8, opt);
   gpusort::sort_device(nullptr, s_bytes, spec, in.data(), out.data(), nullptr, nullptr, 0, opt);
-  device_buffer<std::uint8_t> a_temp(a_bytes), s_temp(s_bytes);
+  device_buffer<std::uint8_t> a_temp(a_bytes), o_temp(o_bytes), s_temp(s_bytes);
   cudaGraph_t graph = nullptr;
   GPUSORT_CUDA(cudaStreamBeginCapture(s.get(), cudaStreamCaptureModeThreadLocal));
   gpusort::argsort_device(a_temp.data(), a_bytes, spec, in.data(), idx.data(), 8, opt);
+  gpusort::argsort_device(o_temp.data(), o_bytes, one_row, in.data(), idx_one.data(), 8, opt);
   gpusort::sort_device(s_temp.data(), s_bytes, spec, in.data(), out.data(), nullptr, nullptr, 0, opt);
   GPUSORT_CUDA(cudaStreamEndCapture(s.get(), &graph));
   cudaGraphExec_t exec = nullptr;
@@ -208,6 +278,7 @@ TEST_F(gpu_test, GpuRuntimeGraphCapture) {
   GPUSORT_CUDA(cudaGraphLaunch(exec, s.get()));
   s.sync();
   EXPECT_EQ(idx.download(), want);
+  EXPECT_EQ(idx_one.download(), oracle_argsort(keys, 1, base));
   EXPECT_TRUE(same_bits(out.download(), gather_rows(keys, rows, want)));
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);

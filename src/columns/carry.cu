@@ -1,4 +1,5 @@
-// carry.hpp's kernels: grid-stride loops over the records (layout.cuh's for_rows).
+// carry.hpp's kernels: grid-stride loops over the records (layout.cuh's for_rows,
+// and for_row_batches where a batch's keys are loaded together).
 #include "columns/carry.hpp"
 #include "columns/layout.cuh"
 #include "columns/ordered.hpp"
@@ -8,16 +9,20 @@
 namespace gpusort::detail::columns {
 namespace {
 
-template <class Key, class Pay>
+template <int C, class Key, class Pay>
 __global__ void pack_carried_kernel(packed_group g, const std::uint64_t* bounds, const unsigned* folded,
                                     const Pay* vals, Key* keys, Pay* payload, std::size_t n) {
   const packed_layout layout(g, bounds);
   const bool rows = vals == nullptr || *folded != 0;
-  for_rows(n, [&](std::size_t i) {
-    std::uint64_t k = 0;
-    for_each_column(g, [&](int c, const packed_column& col) { k |= layout.take(c, ordered_any(col, i)); });
-    keys[i] = Key(k);
-    if (payload) payload[i] = rows ? Pay(i) : vals[i];
+  for_row_batches(n, [&](const std::size_t(&row)[rows_a_thread], const bool(&live)[rows_a_thread]) {
+    std::uint64_t k[rows_a_thread];
+    pack_batch<C>(g, layout, row, live, k);
+#pragma unroll
+    for (int u = 0; u < rows_a_thread; ++u) {
+      if (!live[u]) continue;
+      keys[row[u]] = Key(k[u]);
+      if (payload) payload[row[u]] = rows ? Pay(row[u]) : vals[row[u]];
+    }
   });
 }
 
@@ -90,8 +95,10 @@ void launch_pack_carried(const call_context& ctx, const packed_group& g, const s
                          std::size_t n, cudaStream_t s) {
   if (n == 0) return;
   with_widths(g, payload_bytes, [&]<class Key, class Pay>() {
-    pack_carried_kernel<<<grid_for(n, 256 * rows_a_thread), 256, 0, s>>>(g, bounds, folded, static_cast<const Pay*>(vals),
-                                                          static_cast<Key*>(keys), static_cast<Pay*>(payload), n);
+    with_columns(g.count, [&]<int C>() {
+      pack_carried_kernel<C><<<grid_for(n, 256 * rows_a_thread), 256, 0, s>>>(
+          g, bounds, folded, static_cast<const Pay*>(vals), static_cast<Key*>(keys), static_cast<Pay*>(payload), n);
+    });
   });
   ctx.check_launch("pack_carried");
 }

@@ -6,15 +6,17 @@
 // bounds (pack.hpp: only the bits that vary are packed), the packed keys
 // and their sorted copy (8 or 4 bytes a row each), two row buffers (4 bytes
 // a row while n < 2^32, else 8) and the inner sort's own scratch. The first
-// pass packs the rows in input order and sorts them with their indices; each
-// later pass packs through the order of the pass before. The last pass sorts
-// its rows straight into the output when it has the output's width; int64
-// output of 32-bit rows is widened at the end.
+// pass packs the rows in input order and sorts them with their indices (made
+// by the sort: argsort's form); each later pass packs through the order of
+// the pass before. The last pass sorts its rows straight into the output
+// when it has the output's width; int64 output of 32-bit rows is widened by
+// the last pass's last write.
 #include "columns/group.hpp"
 #include "columns/ordered.hpp"
 #include "columns/pack.hpp"
 #include "columns/plan.hpp"
 #include "core/rows.hpp"
+#include "core/runtime_formed.hpp"
 #include "core/two_phase.hpp"
 
 #include <gpusort/columns.hpp>
@@ -98,21 +100,25 @@ void sort_by_columns_device(void* temp, std::size_t& temp_bytes, const key_colum
       detail::launch_row_iota(ctx, indices_out, index_bytes, n, n, opt.stream);
       return L.bytes();
     }
-    detail::launch_row_iota(ctx, rows[0], row_bytes, n, n, opt.stream);
+    // Each pass's sort takes argsort's form (core/device_call.hpp): its
+    // sorted keys are dropped, the first pass's rows are the positions (no
+    // iota), and the last pass of u32 rows widens them into int64 output.
     int at = 0;  // rows[at]: the order so far
     for (std::size_t i = 0; i < plan.size(); ++i) {
       const bool last = i + 1 == plan.size();
       const cols::packed_group g = group_of(plan[i], columns, opt);
       cols::launch_column_bounds(ctx, g, bounds, n, opt.stream);
       cols::launch_pack(ctx, g, bounds, i == 0 ? nullptr : rows[at], wide, keys, n, opt.stream);
+      detail::argsort_form form;
+      form.positions = i == 0;
+      form.keys_dropped = true;
+      if (last && index_bytes == 8 && row_bytes == 4) form.wide_out = static_cast<std::uint64_t*>(indices_out);
       void* into = last && index_bytes == row_bytes ? indices_out : rows[1 - at];
       std::size_t b = inner_bytes;
-      sort_device(inner_temp, b, sort_spec{packed_key(plan[i]), n, 1}, keys, sorted_keys, rows[at], into,
-                  std::size_t(row_bytes), inner);
-      if (into == indices_out) return L.bytes();
+      detail::sort_device_formed(inner_temp, b, sort_spec{packed_key(plan[i]), n, 1}, keys, sorted_keys, rows[at],
+                                 into, std::size_t(row_bytes), inner, form);
       at = 1 - at;
     }
-    detail::launch_widen(ctx, rows[at], indices_out, n, opt.stream);  // u32 rows, int64 output
     return L.bytes();
   };
   detail::two_phase(ctx, temp, temp_bytes, phases);

@@ -73,20 +73,23 @@ GPUSORT_HD std::uint64_t folded_bits(const packed_column& c, std::uint64_t t) {
   return t;
 }
 
-GPUSORT_HD std::uint64_t ordered_any(const packed_column& c, std::size_t row) {
-  const std::uint64_t b = folded_bits(c, twiddled(c, raw_at(c, row)));
+// The order-preserving bits of a key as stored (raw_at's value).
+GPUSORT_HD std::uint64_t ordered_raw(const packed_column& c, std::uint64_t raw) {
+  const std::uint64_t b = folded_bits(c, twiddled(c, raw));
   return c.descending ? ~b & all_of(c) : b;
 }
+GPUSORT_HD std::uint64_t ordered_any(const packed_column& c, std::size_t row) { return ordered_raw(c, raw_at(c, row)); }
 
 // Whether key_order's folds change the row's key (a -0.0, or a NaN that
 // nans_largest maps to all ones): the packed key then does not give the
 // key back, and a record sort that rebuilds its records from the packed
 // keys (carry.hpp) must move them by row instead.
-GPUSORT_HD bool folds_any(const packed_column& c, std::size_t row) {
+GPUSORT_HD bool folds_raw(const packed_column& c, std::uint64_t raw) {
   if (c.kind != packed_column::floating) return false;
-  const std::uint64_t t = twiddled(c, raw_at(c, row));
+  const std::uint64_t t = twiddled(c, raw);
   return folded_bits(c, t) != t;
 }
+GPUSORT_HD bool folds_any(const packed_column& c, std::size_t row) { return folds_raw(c, raw_at(c, row)); }
 
 // ordered's inverse for keys no fold changed: the key's raw bits (its
 // storage, zero-extended) from its order-preserving bits

@@ -15,6 +15,7 @@
 // sorted by its own thread (std::stable_sort under key_order: CUB's order).
 #include "core/device_call.hpp"
 #include "core/rows.hpp"
+#include "core/runtime_formed.hpp"
 #include "core/segmented_rows.hpp"
 #include "core/two_phase.hpp"
 #include "core/validate.hpp"
@@ -252,18 +253,24 @@ std::size_t size_of(key_type t) {
   return bytes;
 }
 
-void sort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const void* keys_in, void* keys_out,
-                 const void* vals_in, void* vals_out, std::size_t val_size, const options& opt) {
+void detail::sort_device_formed(void* temp, std::size_t& temp_bytes, const sort_spec& s, const void* keys_in,
+                                void* keys_out, const void* vals_in, void* vals_out, std::size_t val_size,
+                                const options& opt, const detail::argsort_form& form) {
   const call_context ctx = context_for(val_size ? "sort_pairs" : "sort_keys", s.key, s, opt, s.rows > 1);
   with_key(s.key, [&]<class K>() {
     const auto phases = [&](void* base) {
       temp_layout L(base);
       device_sort_into<K>(L, base == nullptr, s, static_cast<const K*>(keys_in), static_cast<K*>(keys_out), vals_in,
-                          vals_out, val_size, opt, ctx);
+                          vals_out, val_size, opt, ctx, s.rows > 1 ? detail::argsort_form{} : form);
       return L.bytes();
     };
     two_phase(ctx, temp, temp_bytes, phases);
   });
+}
+
+void sort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, const void* keys_in, void* keys_out,
+                 const void* vals_in, void* vals_out, std::size_t val_size, const options& opt) {
+  detail::sort_device_formed(temp, temp_bytes, s, keys_in, keys_out, vals_in, vals_out, val_size, opt, {});
 }
 
 void topk_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, std::size_t k, const void* keys_in,
