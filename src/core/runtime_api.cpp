@@ -368,11 +368,14 @@ void argsort_device(void* temp, std::size_t& temp_bytes, const sort_spec& s, con
       device_sort_into<K>(L, sizing, s, static_cast<const K*>(keys_in), static_cast<K*>(stand_in(keys_out, sizing, 1)),
                           stand_in(iota, sizing, 2), stand_in(sorted_idx, sizing, 3), std::size_t(carried_bytes), opt,
                           ctx, form);
-      if (!sizing && widen && !form.wide_out) detail::launch_widen(ctx, sorted_idx, indices_out, s.n, opt.stream);
-      else if (!sizing && sorted_idx != indices_out)
+      if (sizing) return L.bytes();
+      if (widen) {
+        if (!form.wide_out) detail::launch_widen(ctx, sorted_idx, indices_out, s.n, opt.stream);
+      } else if (sorted_idx != indices_out) {
         ctx.check(cudaMemcpyAsync(indices_out, sorted_idx, s.n * std::size_t(carried_bytes), cudaMemcpyDeviceToDevice,
                                   opt.stream),
                   "cudaMemcpyAsync(indices)");
+      }
       return L.bytes();
     };
     two_phase(ctx, temp, temp_bytes, phases);
