@@ -66,7 +66,7 @@ TEST(ColumnsPlan, FieldsTileTheRecord) {
   EXPECT_FALSE(fields_tile_record({}, {}, 4));
 }
 
-// ordered_any, folds_any and raw_any (the width and kind as run-time values)
+// ordered_any, folds_raw and raw_any (the width and kind as run-time values)
 // against the typed ordered<K> and key_order<K>::fold, for every key type,
 // both directions and both NaN orders: random bits, and for floats the
 // specials (both zeros, infinities, NaNs of both signs, denormals).
@@ -93,7 +93,7 @@ template <class K> void check_run_time_form(gpusort::key_type kt) {
         const B t = gpusort::detail::key_traits<K>::to_bits(keys[i]);
         const std::uint64_t want = cols::ordered<K>(pc, i);
         ASSERT_EQ(cols::ordered_any(pc, i), want) << "key type " << int(kt) << " raw " << std::uint64_t(raw);
-        ASSERT_EQ(cols::folds_any(pc, i), o.fold(t) != t) << "key type " << int(kt) << " raw " << std::uint64_t(raw);
+        ASSERT_EQ(cols::folds_raw(pc, cols::raw_at(pc, i)), o.fold(t) != t) << "key type " << int(kt) << " raw " << std::uint64_t(raw);
         if (o.fold(t) == t) {
           ASSERT_EQ(cols::raw_any(pc, want), std::uint64_t(raw)) << "key type " << int(kt);
         }

@@ -7,7 +7,7 @@
 // and ::kind): a load of 1, 2, 4 or 8 bytes and a dozen integer operations.
 // A switch over the twelve key types in the kernels' inner loops (one per
 // column and row) made them issue-bound at a fifth to a half of the copy
-// rate. tests/columns_host_test.cpp checks ordered_any, folds_any and
+// rate. tests/columns_host_test.cpp checks ordered_any, folds_raw and
 // raw_any against ordered<K> and key_traits for every key type.
 #pragma once
 
@@ -89,7 +89,6 @@ GPUSORT_HD bool folds_raw(const packed_column& c, std::uint64_t raw) {
   const std::uint64_t t = twiddled(c, raw);
   return folded_bits(c, t) != t;
 }
-GPUSORT_HD bool folds_any(const packed_column& c, std::size_t row) { return folds_raw(c, raw_at(c, row)); }
 
 // ordered's inverse for keys no fold changed: the key's raw bits (its
 // storage, zero-extended) from its order-preserving bits

@@ -49,7 +49,7 @@ struct packed_group {
 // bounds[c] and bounds[max_packed + c] = the smallest and the largest
 // ordered bits of column c of the group over its n rows (bounds_count
 // entries of device memory). With `folded` (device memory), *folded = 1
-// when the folds change any key of the group (folds_any), else 0.
+// when the folds change any key of the group (folds_raw), else 0.
 void launch_column_bounds(const call_context& ctx, const packed_group& g, std::uint64_t* bounds, std::size_t n,
                           cudaStream_t s, unsigned* folded = nullptr);
 // keys[i] = the packed bits of row (rows ? rows[i] : i) in the layout the
