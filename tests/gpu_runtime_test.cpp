@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <cstdint>
 #include <numeric>
@@ -176,6 +177,66 @@ TYPED_TEST(GpuRuntime, ArgsortFormThroughThePasses) {
           << " int" << ib * 8;
     EXPECT_TRUE(same_bits(in.download(), keys)) << "the keys changed";
   }
+}
+
+// Doubles under NaNs largest in radix_msd: the NaN-folding local sort takes
+// the edge run alone (the last ascending, the first descending), the
+// instance by the bits every other run. NaNs of both signs with random
+// payloads, +-0 and +-inf among normal keys, from none to a third of them
+// (then the NaNs' bucket is a copy run), in one local sort and through the
+// levels; argsort (int32 and int64) and the sorted keys, both orders,
+// against the stable oracle.
+std::vector<double> with_specials(std::size_t n, double nan_share, unsigned seed) {
+  std::vector<double> keys = h::generate<double>(dist::normal, n, seed);
+  std::uint64_t x = 0x9E3779B97F4A7C15ull * (seed + 1);
+  auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  for (double& k : keys) {
+    const double u = double(next() >> 11) * 0x1.0p-53;
+    if (u < nan_share) {  // a NaN: either sign, a payload of any width
+      const std::uint64_t bits = 0x7FF0000000000000ull | (next() & 0x000FFFFFFFFFFFFFull) | 1ull |
+                                 (next() & 1 ? 0x8000000000000000ull : 0);
+      std::memcpy(&k, &bits, 8);
+    } else if (u < nan_share + 0.002) {
+      const double specials[] = {0.0, -0.0, INFINITY, -INFINITY};
+      k = specials[next() % 4];
+    }
+  }
+  return keys;
+}
+
+class GpuRadixMsdNanEdge : public gpu_test {};
+TEST_F(GpuRadixMsdNanEdge, DoublesNansLargest) {
+  struct one {
+    std::size_t n;
+    double nan_share;
+  };
+  const one cases[] = {{3001, 0.01}, {3001, 0.0}, {1500001, 0.0}, {1500001, 0.001}, {1500001, 0.34},
+                       {(std::size_t(1) << 22) + 5, 0.01}, {700003, 1.0}};
+  for (const one& c : cases)
+    for (const bool desc : {false, true}) {
+      const std::vector<double> keys = with_specials(c.n, c.nan_share, unsigned(c.n % 1000 + desc));
+      gpusort::options opt;
+      opt.direction = desc ? gpusort::order::descending : gpusort::order::ascending;
+      opt.nans = gpusort::nan_order::largest;
+      opt.algo = gpusort::algorithm::radix_msd;
+      const gpusort::sort_spec spec{gpusort::key_type::f64, c.n, 1};
+      const std::vector<std::int64_t> want = oracle_argsort(keys, 1, opt);
+      device_buffer<double> in(keys), out(c.n);
+      for (const int ib : {4, 8})
+        EXPECT_TRUE(argsort_on_device(spec, in.data(), ib, opt) == want)
+            << "n=" << c.n << " NaN share " << c.nan_share << " desc=" << desc << " int" << ib * 8;
+      std::size_t bytes = 0;
+      gpusort::sort_device(nullptr, bytes, spec, in.data(), out.data(), nullptr, nullptr, 0, opt);
+      device_buffer<std::uint8_t> temp(bytes);
+      gpusort::sort_device(temp.data(), bytes, spec, in.data(), out.data(), nullptr, nullptr, 0, opt);
+      EXPECT_TRUE(same_bits(out.download(), gather_rows(keys, 1, want)))
+          << "sort n=" << c.n << " NaN share " << c.nan_share << " desc=" << desc;
+    }
 }
 
 // Few enough cases for compute-sanitizer (memcheck, racecheck; picked up by

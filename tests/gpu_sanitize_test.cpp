@@ -108,8 +108,9 @@ TEST_F(GpuSanitize, F64MsdPlan) {
 // Doubles through radix_msd's class map (msd_classes.cuh): normal, [0, 1)
 // and grid keys take the mapped levels (the gate's choice), special keys
 // and keys of random bits (every class occupied) the ordered bits; NaNs
-// largest fold before the map. Both orders, keys and pairs, against the
-// reference.
+// largest fold before the map, and their local sorts take two instances
+// (the edge run's with the fold, the others' by the bits). Both orders,
+// keys and pairs, against the reference.
 TEST_F(GpuSanitize, F64MsdClasses) {
   using namespace gpusort_test;
   if (!selected(gpusort::algorithm::radix_msd)) return;

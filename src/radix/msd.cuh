@@ -211,20 +211,27 @@ struct family {
     // the levels' and LSD mode's kernels (about 80 a sort, most of them
     // small) as programmatic dependent launches where the device takes them
     const bool dependent = dependent_launches(ctx);
-    // integers: no NaN to fold; doubles: the instance without the NaN test
-    // for CUB's order (their spills: local_kernel); narrower floats spill
-    // little either way and keep one instance (build time)
-    auto local = local_kernel<T, K, P, key_traits<K>::is_float>;
-    if constexpr (key_traits<K>::is_float && sizeof(K) == 8)
-      if (!p.ord.nans_largest()) local = local_kernel<T, K, P, false>;
+    // integers: no NaN to fold; narrower floats spill little either way and
+    // keep one instance (build time); doubles: the instance without the NaN
+    // test (their spills: local_kernel) for CUB's order, and under NaNs
+    // largest for every run but the edge one, where the NaNs lie, which the
+    // folding instance sorts alone (run_share)
+    constexpr bool split_nans = key_traits<K>::is_float && sizeof(K) == 8;
+    auto local = local_kernel<T, K, P, key_traits<K>::is_float && !split_nans>;
+    auto edge_local = local;
+    if constexpr (split_nans) edge_local = local_kernel<T, K, P, true, false, true>;
+    const bool nan_edge = split_nans && p.ord.nans_largest();
+    const run_share share{nan_edge, p.ord.flip != 0, p.n};
     constexpr std::size_t local_shared = local_shared_bytes<T, U, P>();
     static_assert(local_shared <= local_shared_max, "msd_plan.hpp's bound on the local sort's shared memory");
     allow_shared_memory(ctx, local, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
+    if (nan_edge) allow_shared_memory(ctx, edge_local, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
 
-    if (p.n <= T::local_keys) {  // one local sort
+    if (p.n <= T::local_keys) {  // one local sort: the one run is the edge run
       seed_kernel<T::bins><<<1, 1, 0, p.stream>>>(b.runs, b.counters, run{0, p.n, b.levels, radix_onesweep::buf_in});
       ctx.check_launch("radix msd seed");
-      local<<<1, T::local_threads, local_shared, p.stream>>>(keys, vals, runs, p.ord, nullptr);
+      (nan_edge ? edge_local : local)<<<1, T::local_threads, local_shared, p.stream>>>(keys, vals, runs, p.ord,
+                                                                                       nullptr, share);
       return ctx.check_launch("radix msd local sort");
     }
 
@@ -348,13 +355,17 @@ struct family {
     // (64-bit integers: two instances, the one for the map's choice sorts)
     const unsigned grid = grid_for(b.bound.runs, 1, std::size_t(sms) * 4);
     launch_dependent(ctx, dependent, local, grid, T::local_threads, local_shared, p.stream,
-                     "launch of radix msd local sort", keys, vals, runs, p.ord, b.ints);
+                     "launch of radix msd local sort", keys, vals, runs, p.ord, b.ints, share);
+    if (nan_edge)  // the edge run: the grid reads the run list once
+      launch_dependent(ctx, dependent, edge_local, grid_for(b.bound.runs, T::local_threads, std::size_t(sms) * 4),
+                       T::local_threads, local_shared, p.stream, "launch of radix msd local sort (NaN edge)", keys,
+                       vals, runs, p.ord, b.ints, share);
     if constexpr (!key_traits<K>::is_float && sizeof(U) == 8)
       if (b.ints) {
         const auto mapped = local_kernel<T, K, P, false, true>;
         allow_shared_memory(ctx, mapped, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
         launch_dependent(ctx, dependent, mapped, grid, T::local_threads, local_shared, p.stream,
-                         "launch of radix msd local sort", keys, vals, runs, p.ord, b.ints);
+                         "launch of radix msd local sort", keys, vals, runs, p.ord, b.ints, run_share{});
       }
   }
 

@@ -298,6 +298,46 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
   }
 }
 
+// Which runs an instance of local_kernel sorts. Doubles under NaNs largest
+// take two instances: every NaN folds to the largest rank (the smallest
+// descending), so all of them lie in the one edge run, the last ascending
+// (it ends at n) or the first descending (it starts at 0). The NaN-folding
+// instance, which spills about four times as much, sorts that run alone;
+// the instance by the bits sorts every other run, where the fold changes
+// nothing (the -0.0 fold is in both).
+struct run_share {
+  bool skip_edge = false;  // the bits instance beside an EdgeOnly one
+  bool descending = false;
+  std::size_t n = 0;
+  __host__ __device__ bool is_edge(const run& r) const {
+    return r.size != 0 && (descending ? r.begin == 0 : r.begin + r.size == n);
+  }
+  __host__ __device__ bool takes(const run& r) const { return !skip_edge || !is_edge(r); }
+};
+
+// One run: copied (no digit left), or sorted in local_short's tile or
+// local's.
+template <class T, class K, class P, class Form>
+__device__ __forceinline__ void local_run(const key_buffers<typename key_traits<K>::bits>& keys,
+                                          const value_buffers<P>& vals, const run& r, const key_order<K>& ord,
+                                          const Form& form, uint4* smem) {
+  constexpr bool pairs = !is_no_value<P>;
+  if (r.passes == 0) {  // copy (keys and values can lie apart: in-place values of an out-of-place call)
+    const auto* src = keys.of(r.buffer);
+    if (src != keys.out)
+      for (std::size_t k = threadIdx.x; k < r.size; k += T::local_threads) keys.out[r.begin + k] = src[r.begin + k];
+    if constexpr (pairs) {
+      const P* vsrc = vals.of(r.buffer);
+      if (vsrc != vals.out)
+        for (std::size_t k = threadIdx.x; k < r.size; k += T::local_threads) vals.out[r.begin + k] = vsrc[r.begin + k];
+    }
+  } else if (r.size <= std::size_t(T::local_short::tile)) {  // block-uniform: half the tile's slots
+    sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, form, smem);
+  } else {
+    sort_run<T, typename T::local, K, P>(keys, vals, r, ord, form, smem);
+  }
+}
+
 // NanFold: false only for orders that rank NaNs by their bits (CUB's, and
 // every integer order). The kernel then sets the order's NaN fields to the
 // constants such an order holds, so the compiler drops the fold's NaN test
@@ -307,10 +347,13 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
 // for them): the instance for a map taken holds the keys as o - least and
 // ranks them ascending over every bit; each instance leaves at once where
 // the map's choice is the other's.
-template <class T, class K, class P, bool NanFold = false, bool Ints = false>
+// EdgeOnly: the instance sorts the edge run alone (run_share), found by
+// every thread of the grid reading the list once; the others sort the runs
+// `share` gives them.
+template <class T, class K, class P, bool NanFold = false, bool Ints = false, bool EdgeOnly = false>
 __global__ void __launch_bounds__(T::local_threads, T::local_min_blocks)
 local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> vals, work_list<run> runs,
-             key_order<K> given, const int_map* ints) {
+             key_order<K> given, const int_map* ints, run_share share = {}) {
   wait_for_prior_grids();
   constexpr bool pairs = !is_no_value<P>;
   if (ints != nullptr && (ints->ok != 0) != Ints) return;  // grid-uniform
@@ -331,61 +374,66 @@ local_kernel(key_buffers<typename key_traits<K>::bits> keys, value_buffers<P> va
     else return plain_local_form{};
   }();
   extern __shared__ uint4 smem[];
-  // The runs, block-strided (work_list::for_each_block's order), with the
-  // block's next run asked into L2 (block::prefetch_l2) before this one is
-  // sorted: a run is a few thousand keys behind half a dozen barriers, and
-  // with two blocks an SM the kernel ran at 15 to 30% of the copy rate, each
-  // block waiting for its run's loads. The runs' bounds come through shared
-  // memory (three slots: this run, the next, the one after), asked by one
-  // thread with cp.async two runs ahead, so neither the prefetch nor the
-  // next run waits for a load, and no register holds a run beyond its own
-  // (in registers, the two runs ahead doubled the u64 instance's spills).
-  using U = typename key_traits<K>::bits;
-  __shared__ run ahead[3];
-  const std::size_t listed = runs.size(), stride = gridDim.x;
-  auto ask = [&](int slot, std::size_t i) {  // thread 0: run i's bounds into the slot, not waited for
-    if (i < listed) block::copy_async(&ahead[slot], &runs[i]);
-    else ahead[slot] = run{};
-    block::copy_async_commit();
-  };
-  if (threadIdx.x == 0) {
-    ask(0, blockIdx.x);
-    ask(1, blockIdx.x + stride);
-    block::copy_async_wait();
-  }
-  __syncthreads();
-  int slot = 0;
-  for (std::size_t i = blockIdx.x; i < listed; i += stride) {
-    const run r = ahead[slot];
-    const int next = slot == 2 ? 0 : slot + 1, after = next == 2 ? 0 : next + 1;
-    if constexpr (T::local_prefetch) {
-      const run& n = ahead[next];
-      const U* src = keys.of(n.buffer);
-      if (n.size != 0 && !(n.passes == 0 && src == keys.out)) {  // a run sorted where it lies is not read
-        block::prefetch_l2<T::local_threads>(src + n.begin, n.size * sizeof(U));
-        if constexpr (pairs) block::prefetch_l2<T::local_threads>(vals.of(n.buffer) + n.begin, n.size * sizeof(P));
+  if constexpr (EdgeOnly) {
+    __shared__ run edge;
+    __shared__ int found;
+    if (threadIdx.x == 0) found = 0;
+    __syncthreads();
+    const std::size_t listed = runs.size(), stride = std::size_t(gridDim.x) * T::local_threads;
+    for (std::size_t i = std::size_t(blockIdx.x) * T::local_threads + threadIdx.x; i < listed; i += stride) {
+      const run r = runs[i];
+      if (share.is_edge(r)) {  // one run in the grid
+        edge = r;
+        found = 1;
       }
     }
-    // the slot `after` held the last run, which every thread read before
-    // that run's barriers
-    if (threadIdx.x == 0) ask(after, i + 2 * stride);
-    if (r.passes == 0) {  // copy (keys and values can lie apart: in-place values of an out-of-place call)
-      const auto* src = keys.of(r.buffer);
-      if (src != keys.out)
-        for (std::size_t k = threadIdx.x; k < r.size; k += T::local_threads) keys.out[r.begin + k] = src[r.begin + k];
-      if constexpr (pairs) {
-        const P* vsrc = vals.of(r.buffer);
-        if (vsrc != vals.out)
-          for (std::size_t k = threadIdx.x; k < r.size; k += T::local_threads) vals.out[r.begin + k] = vsrc[r.begin + k];
-      }
-    } else if (r.size <= std::size_t(T::local_short::tile)) {  // block-uniform: half the tile's slots
-      sort_run<T, typename T::local_short, K, P>(keys, vals, r, ord, form, smem);
-    } else {
-      sort_run<T, typename T::local, K, P>(keys, vals, r, ord, form, smem);
+    __syncthreads();
+    if (found != 0) local_run<T, K, P>(keys, vals, edge, ord, form, smem);
+  } else {
+    // The runs, block-strided (work_list::for_each_block's order), with the
+    // block's next run asked into L2 (block::prefetch_l2) before this one is
+    // sorted: a run is a few thousand keys behind half a dozen barriers, and
+    // with two blocks an SM the kernel ran at 15 to 30% of the copy rate, each
+    // block waiting for its run's loads. The runs' bounds come through shared
+    // memory (three slots: this run, the next, the one after), asked by one
+    // thread with cp.async two runs ahead, so neither the prefetch nor the
+    // next run waits for a load, and no register holds a run beyond its own
+    // (in registers, the two runs ahead doubled the u64 instance's spills).
+    using U = typename key_traits<K>::bits;
+    __shared__ run ahead[3];
+    const std::size_t listed = runs.size(), stride = gridDim.x;
+    auto ask = [&](int slot, std::size_t i) {  // thread 0: run i's bounds into the slot, not waited for
+      if (i < listed) block::copy_async(&ahead[slot], &runs[i]);
+      else ahead[slot] = run{};
+      block::copy_async_commit();
+    };
+    if (threadIdx.x == 0) {
+      ask(0, blockIdx.x);
+      ask(1, blockIdx.x + stride);
+      block::copy_async_wait();
     }
-    if (threadIdx.x == 0) block::copy_async_wait();
-    __syncthreads();  // the slot asked for is visible, and the next run's reads follow this run's
-    slot = next;
+    __syncthreads();
+    int slot = 0;
+    for (std::size_t i = blockIdx.x; i < listed; i += stride) {
+      const run r = ahead[slot];
+      const int next = slot == 2 ? 0 : slot + 1, after = next == 2 ? 0 : next + 1;
+      if constexpr (T::local_prefetch) {
+        const run& n = ahead[next];
+        const U* src = keys.of(n.buffer);
+        // a run sorted where it lies is not read, nor one the instance leaves
+        if (n.size != 0 && !(n.passes == 0 && src == keys.out) && share.takes(n)) {
+          block::prefetch_l2<T::local_threads>(src + n.begin, n.size * sizeof(U));
+          if constexpr (pairs) block::prefetch_l2<T::local_threads>(vals.of(n.buffer) + n.begin, n.size * sizeof(P));
+        }
+      }
+      // the slot `after` held the last run, which every thread read before
+      // that run's barriers
+      if (threadIdx.x == 0) ask(after, i + 2 * stride);
+      if (share.takes(r)) local_run<T, K, P>(keys, vals, r, ord, form, smem);
+      if (threadIdx.x == 0) block::copy_async_wait();
+      __syncthreads();  // the slot asked for is visible, and the next run's reads follow this run's
+      slot = next;
+    }
   }
 }
 
