@@ -263,7 +263,11 @@ struct family {
           <<<dim3(hist_grid, 1), T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, p.n, digits, b.first_hist, b.span,
                                                                  b.class_count, b.class_ok);
       ctx.check_launch("radix msd class count");
-      class_table_kernel<256><<<1, 256, 0, p.stream>>>(b.class_count, b.class_entry, b.class_ok);
+      // the class every NaN folds into under NaNs largest (the fold's all
+      // ones, flipped)
+      const unsigned nan_class = p.ord.nans_largest() ? unsigned(U(~U(0) ^ p.ord.flip) >> class_codes::mantissa_bits)
+                                                      : ~0u;
+      class_table_kernel<256><<<1, 256, 0, p.stream>>>(b.class_count, b.class_entry, b.class_ok, nan_class);
       ctx.check_launch("radix msd class table");
       class_hist_kernel<K><<<wide, 256, 0, p.stream>>>(in, p.n, digits.pass[0], b.class_entry, b.class_ok,
                                                         b.level_hist);
@@ -411,13 +415,18 @@ struct family {
     const call_context& ctx = *p.ctx;
     // floats under CUB's order: the instance without the NaN fold's test
     // (pass_kernel_for), as LSD mode's passes; doubles under the class map:
-    // the digits of the mapped keys (class_pass_key), with or without it
+    // the digits of the mapped keys (class_pass_key), without the fold; under
+    // NaNs largest the folding instance is launched first, and of the two the
+    // one the class count chose sorts (class_pass_key::leaves)
     auto kernel = radix_onesweep::pass_kernel_for<typename T::pass, K, P, Geo>(p.ord);
+    auto folding = kernel;
+    bool both = false;
     if constexpr (key_traits<K>::is_float && sizeof(U) == 8)
-      if (b.class_entry)
-        kernel = p.ord.nans_largest()
-                     ? radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true, class_pass_key<K, true>>
-                     : radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true, class_pass_key<K, false>>;
+      if (b.class_entry) {
+        kernel = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true, class_pass_key<K, false>>;
+        folding = radix_onesweep::onesweep_pass_kernel<typename T::pass, K, P, Geo, true, class_pass_key<K, true>>;
+        both = p.ord.nans_largest();
+      }
     // 64-bit integers: the digits of c (int_pass_key; c = o where the map
     // is not taken)
     if constexpr (!key_traits<K>::is_float && sizeof(U) == 8)
@@ -429,6 +438,11 @@ struct family {
     auto a = args(p, b, plan, slot, Geo{l, base}, counter, digit, nullptr);
     a.key_table = b.ints ? static_cast<const void*>(b.ints) : static_cast<const void*>(b.class_entry);
     a.key_table_ok = b.class_ok;
+    if (both) {
+      allow_shared_memory(ctx, folding, shared_bytes, "cudaFuncSetAttribute(radix msd pass)");
+      launch_dependent(ctx, dependent, folding, grid, T::pass::threads, shared_bytes, p.stream,
+                       "launch of radix msd pass", a);
+    }
     launch_dependent(ctx, dependent, kernel, grid, T::pass::threads, shared_bytes, p.stream, "launch of radix msd pass",
                      a);
   }

@@ -35,6 +35,11 @@
 
 namespace gpusort::detail::radix_msd {
 
+// The class map's flag (ok[0]): 0 not taken, 1 taken, class_nan_free
+// taken and, under NaNs largest, no key a NaN. Every reader but the passes'
+// choice of instance tests it against 0.
+constexpr unsigned class_nan_free = 2;
+
 // The mapped key of ordered bits o: class_key where the table was made, o
 // itself otherwise.
 __device__ __forceinline__ std::uint64_t mapped_key(std::uint64_t o, const std::uint16_t* entry, bool ok) {
@@ -64,6 +69,15 @@ template <class K, bool NanFold> struct class_pass_key {
   // the form of a pass's arguments (radix_onesweep::pass_args: key_table)
   template <class Args> __device__ static class_pass_key of(const Args& a) {
     return {a.digit, static_cast<const std::uint16_t*>(a.key_table), *a.key_table_ok != 0};
+  }
+  // Under NaNs largest both instances are launched for a pass and one
+  // leaves at once (grid-uniform): the table's flag is class_nan_free where
+  // the map is taken and no key folds as a NaN (class_table_kernel); then
+  // the fold changes no digit and the instance without it sorts. Under
+  // CUB's order the instance without the fold is launched alone.
+  template <class Args> __device__ static bool leaves(const Args& a) {
+    if constexpr (NanFold) return *a.key_table_ok == class_nan_free;
+    else return a.digit.nan_span != bits(~bits(0)) && *a.key_table_ok != class_nan_free;
   }
 };
 
@@ -169,17 +183,25 @@ class_gate_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix
 
 // One block of THREADS: the table from every key's count, where the gate
 // chose the map; ok[0] is cleared where it cannot be made (more than 256
-// classes occupied, which the sample missed).
+// classes occupied, which the sample missed). Under NaNs largest,
+// nan_class is the class every NaN folds into (all ones ascending, 0
+// descending; no class otherwise): where it holds no key, ok[0] becomes
+// class_nan_free, and the passes take the instance without the fold
+// (class_pass_key::leaves).
 template <int THREADS>
 __global__ void __launch_bounds__(THREADS)
-class_table_kernel(const unsigned long long* count, std::uint16_t* entry, unsigned* ok) {
+class_table_kernel(const unsigned long long* count, std::uint16_t* entry, unsigned* ok, unsigned nan_class) {
   using C = class_codes;
   if (*ok == 0) return;  // block-uniform: read before any thread writes it
   __shared__ unsigned long long c[C::classes];
   __shared__ unsigned long long sums[THREADS / 32];
   for (int i = threadIdx.x; i < C::classes; i += THREADS) c[i] = count[i];
   __syncthreads();
-  if (!block_class_codes<THREADS>(c, entry, sums) && threadIdx.x == 0) *ok = 0;
+  const bool made = block_class_codes<THREADS>(c, entry, sums);
+  if (threadIdx.x == 0) {
+    if (!made) *ok = 0;
+    else if (nan_class < unsigned(C::classes) && c[nan_class] == 0) *ok = class_nan_free;
+  }
 }
 
 // One block of THREADS (at least 256): the map is dropped (ok cleared)

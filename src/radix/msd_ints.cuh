@@ -39,6 +39,7 @@ template <class K> struct int_pass_key {
   // int_pad_ordered's, carried
   __device__ bits carried_pad(bits) const { return bits(~bits(0) >> shift); }
   // the form of a pass's arguments (radix_onesweep::pass_args: key_table)
+  template <class Args> __device__ static bool leaves(const Args&) { return false; }  // one instance a pass
   template <class Args> __device__ static int_pass_key of(const Args& a) {
     const int_map m = *static_cast<const int_map*>(a.key_table);
     return {radix::pass_key<K>(a.digit, bits(m.base)), m.shift};

@@ -308,6 +308,10 @@ template <class T, class K, class P, class Geo = portion_tiles, bool NanFold = t
           bool Formed = false>
 __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kernel(const pass_args<K, P, Geo> a) {
   wait_for_prior_grids();  // radix_msd launches it as a dependent launch
+  // a key form launched beside another instance (Form::leaves): the one
+  // that does not sort leaves before it takes a tile id
+  if constexpr (!std::is_void_v<Form>)
+    if (Form::leaves(a)) return;  // grid-uniform
   using U = typename key_traits<K>::bits;
   using shared = pass_shared<T, U, P>;
   constexpr bool pairs = !is_no_value<P>;
