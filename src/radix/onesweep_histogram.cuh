@@ -84,7 +84,7 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
       if (not_o > watch->not_lo) watch->not_lo = not_o;
       if (o > watch->hi) watch->hi = o;
     }
-    if constexpr (WATCH && sizeof(U) == 8)  // the classes: doubles' (radix_msd's class map) only
+    if constexpr (WATCH)
       if (watch->classes) {  // block-uniform
         const unsigned e = unsigned(o >> (sizeof(U) * 8 - key_watch<U>::class_bits));
         const unsigned peers = __match_any_sync(__activemask(), e);
