@@ -92,6 +92,10 @@ if count != 1:
 open(path, "w").write(text)
 PY
 
+# The C++ compiler CMake picks for scripts/build.sh (c++), not the one Python
+# was built with, which scikit-build-core takes when CXX is unset: the same
+# command lines, so ccache hands the host objects over as well.
+export CXX=${CXX:-c++}
 launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache -Ccmake.define.CMAKE_CUDA_COMPILER_LAUNCHER=ccache)
