@@ -15,11 +15,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <numeric>
 #include <span>
+#include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -147,6 +151,46 @@ TEST(HostCpuSortPaths, HybridAndFallbacks) {
     if (i % 3 != 2) narrow[i] = 0x5A5A5A5A5A000000ull | (narrow[i] & 0x3FFFFF);
   check_cpu_path(narrow, "u64 narrow 2/3 (IPS4o)");
   check_cpu_path(h::generate<std::uint32_t>(dist::zipf, 900001, 8), "u32 zipf");
+}
+
+// NaNs largest through IPS4o's keys (cpu_sort.cpp, sort_nans_apart):
+// doubles whose top digit is skewed (2/3 of them one value, so the hybrid
+// refuses and more digits vary than the LSD sort takes), with the specials
+// (NaNs of both signs and several payloads, +-0.0, +-inf) mixed in, and the
+// sorts' pad pattern (the negative signalling NaN of payload 1, which ranks
+// last descending, every other NaN first); no NaN, some, and nothing but
+// NaNs; both directions; bit for bit against the oracle's stable result.
+TEST(HostCpuSortPaths, NansLargestSetApart) {
+  const std::size_t n = 900001;
+  auto skewed = h::generate<double>(dist::normal, n, 11);
+  for (std::size_t i = 0; i < n; ++i)
+    if (i % 3 != 2) skewed[i] = 1.25;
+  const auto special = h::generate<double>(dist::float_special, n, 12);
+  const double pad = std::bit_cast<double>(std::uint64_t(0xFFF0000000000001ull));
+  const std::uint64_t nans[] = {0x7FF8000000000000ull, 0xFFF8000000000000ull, 0x7FF0000000000001ull,
+                                0xFFFFFFFFFFFFFFFFull, 0x7FF80000DEADBEEFull, 0xFFF4000000000000ull};
+  std::vector<std::pair<std::string, std::vector<double>>> cases;
+  auto numbers = skewed;  // no NaN: the zeros and infinities alone
+  const double edges[] = {-0.0, 0.0, -INFINITY, INFINITY};
+  for (std::size_t i = 5; i < n; i += 97) numbers[i] = edges[(i / 97) % 4];
+  cases.emplace_back("no NaN", numbers);
+  auto mixed = skewed;
+  for (std::size_t i = 0; i < n; i += 7) mixed[i] = special[i];
+  for (std::size_t i = 3; i < n; i += 1009) mixed[i] = std::bit_cast<double>(nans[(i / 1009) % 6]);
+  cases.emplace_back("some NaNs", mixed);
+  for (std::size_t i = 11; i < n; i += 10007) mixed[i] = pad;
+  cases.emplace_back("some NaNs and the pad", mixed);
+  std::vector<double> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i] = i % 5 == 4 ? pad : std::bit_cast<double>(nans[i % 6]);
+  cases.emplace_back("NaNs only", all);
+  for (const auto& [what, in] : cases)
+    for (auto dir : {gpusort::order::ascending, gpusort::order::descending}) {
+      auto opt = make_options(dir);
+      opt.nans = gpusort::nan_order::largest;
+      auto out = in;
+      EXPECT_EQ(gpusort::sort_cpu(std::span<double>(out), opt), gpusort::backend::cpu_parallel);
+      ASSERT_TRUE(sorted_keys_of(in, out, opt, true)) << what << " " << name(dir);
+    }
 }
 
 // More than 2^31 keys on the CPU backend (u8: the LSD sort's one digit; u16:

@@ -35,6 +35,7 @@
 
 #include "core/validate.hpp"
 #include "host/cpu_hybrid.hpp"
+#include "host/staging.hpp"
 
 #include <ips4o/ips4o.hpp>
 #include <omp.h>
@@ -99,6 +100,64 @@ template <class K> void sort_carried_bits(K* keys, std::size_t n, const key_orde
   if (as_is) return;
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < std::int64_t(n); ++i) bits[i] = traits::untwiddle(U(bits[i] ^ full.flip));
+}
+
+// NaNs largest, keys alone over every bit. The order ranks every NaN alike
+// (but the pad's pattern: key_order::fold), so the NaNs need no sort: they
+// keep their input order, at the end ascending, and at the front descending
+// where the pad's pattern goes to the end. Among the other keys nothing
+// folds, so they sort as their carried bits under the same order with NaNs
+// by their bits, as IPS4o's integers, not as (rank, index) records (four
+// times the time for doubles of both signs). One counting pass finds the
+// groups; input without NaNs then sorts in place, other input through a
+// buffer that holds the groups in their final places.
+template <class K> void sort_nans_apart(K* keys, std::size_t n, const key_order<K>& ord) {
+  using traits = key_traits<K>;
+  using U = typename traits::bits;
+  key_order<K> plain = ord;  // the same order, NaNs by their bits
+  plain.nan_lo = 0;
+  plain.nan_span = U(~U(0));
+  plain.nan_pad = U(~U(0));
+  const U* bits = reinterpret_cast<const U*>(keys);
+  // 0: the front, 1: the keys to sort, 2: the end
+  auto group = [&](U b) {
+    const U t = traits::twiddle(b);
+    if (U(t - ord.nan_lo) <= ord.nan_span) return 1;
+    return ord.flip && t != ord.nan_pad ? 0 : 2;
+  };
+  const int threads = omp_get_max_threads();
+  std::vector<std::size_t> at(3 * (std::size_t(threads) + 1), 0);  // [group][thread]
+  auto slot = [&](int g, int t) -> std::size_t& { return at[std::size_t(g) * (std::size_t(threads) + 1) + std::size_t(t)]; };
+  std::unique_ptr<U[]> grouped;
+  std::size_t front = 0, middle = 0;
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const std::size_t lo = n * std::size_t(t) / std::size_t(nt), hi = n * std::size_t(t + 1) / std::size_t(nt);
+    std::size_t count[3] = {0, 0, 0};
+    for (std::size_t i = lo; i < hi; ++i) ++count[group(bits[i])];
+    for (int g = 0; g < 3; ++g) slot(g, t + 1) = count[g];
+#pragma omp barrier
+#pragma omp single
+    {
+      std::size_t total = 0;  // exclusive offsets, group by group, thread by thread
+      for (int g = 0; g < 3; ++g) {
+        if (g == 1) front = total;
+        if (g == 2) middle = total - front;
+        slot(g, 0) = total;
+        for (int k = 0; k < nt; ++k) slot(g, k + 1) += slot(g, k);
+        total = slot(g, nt);
+      }
+      if (middle != n) grouped = std::make_unique_for_overwrite<U[]>(n);
+    }
+    if (grouped) {
+      std::size_t out[3] = {slot(0, t), slot(1, t), slot(2, t)};
+      for (std::size_t i = lo; i < hi; ++i) grouped[out[group(bits[i])]++] = bits[i];
+    }
+  }
+  if (!grouped) return sort_carried_bits<K>(keys, n, plain);
+  sort_carried_bits<K>(reinterpret_cast<K*>(grouped.get() + front), middle, plain);
+  host::parallel_copy(keys, grouped.get(), n * sizeof(U));
 }
 
 // Values moved by index, in the value's own width where it is one of
@@ -226,8 +285,9 @@ void cpu_sort(K* keys, void* vals, std::size_t val_size, std::size_t n, const op
   C* ck = reinterpret_cast<C*>(keys);
   if (radix_sorted<C>(ck, vals, val_size, n, carried)) return;
   // carried bits sort as the order only where no NaN folds (NaNs largest
-  // make every NaN equal, which bits cannot say)
+  // make every NaN equal, which bits cannot say: those are set apart first)
   if (!vals && carried.full_range() && !carried.nans_largest()) sort_carried_bits<C>(ck, n, carried);
+  else if (!vals && carried.full_range()) sort_nans_apart<C>(ck, n, carried);
   else sort_records<C>(ck, vals, val_size, n, carried);
 }
 
