@@ -332,6 +332,81 @@ TEST(RadixMsdClasses, CodeBudget) {
   }
 }
 
+// The class every NaN folds into (msd_classes.hpp nan_class), from the
+// order's own rank: under NaNs largest every NaN of either sign and any
+// payload ranks in that class, but the descending pad's pattern, which the
+// fold ranks last and which ranks last by its bits too; no finite key does
+// (+inf may: the test is conservative); CUB's order names no class.
+TEST(RadixMsdClasses, NanClassHoldsEveryFoldedNaN) {
+  using C = md::class_codes;
+  using gpusort::detail::key_order;
+  using gpusort::detail::key_traits;
+  std::mt19937_64 rng(31);
+  auto class_of = [](const key_order<double>& o, std::uint64_t raw) {
+    return unsigned(o.key_rank(std::bit_cast<double>(raw)) >> C::mantissa_bits);
+  };
+  for (const bool desc : {false, true}) {
+    const key_order<double> bits_order(desc, 0, 64, false), o(desc, 0, 64, true);
+    EXPECT_EQ(md::nan_class(bits_order), unsigned(C::classes)) << "desc=" << desc;
+    const unsigned nc = md::nan_class(o);
+    EXPECT_EQ(nc, desc ? 0u : unsigned(C::classes - 1));
+    const std::uint64_t pad_raw = std::bit_cast<std::uint64_t>(key_traits<double>::from_bits(o.nan_pad));
+    for (int i = 0; i < 100000; ++i) {
+      std::uint64_t raw = 0x7FF0000000000000ull | (rng() & 0x000FFFFFFFFFFFFFull) | (i % 3 == 0 ? 1ull : 0ull);
+      if (i % 2) raw |= 0x8000000000000000ull;
+      if ((raw & 0x000FFFFFFFFFFFFFull) == 0) raw |= 1;  // a NaN, not an infinity
+      if (raw == pad_raw) continue;
+      ASSERT_EQ(class_of(o, raw), nc) << std::hex << raw << " desc=" << desc;
+    }
+    if (desc) {  // the pad's pattern: last with the fold and by its bits
+      EXPECT_EQ(o.key_rank(std::bit_cast<double>(pad_raw)), ~std::uint64_t(0));
+      EXPECT_GT(bits_order.key_rank(std::bit_cast<double>(pad_raw)),
+                bits_order.key_rank(-std::numeric_limits<double>::infinity()));
+    }
+    for (int i = 0; i < 100000; ++i) {
+      std::uint64_t raw = rng();
+      if ((raw & 0x7FF0000000000000ull) == 0x7FF0000000000000ull) raw ^= 0x0010000000000000ull;  // finite
+      ASSERT_NE(class_of(o, raw), nc) << std::hex << raw << " desc=" << desc;
+    }
+    for (const double d : {0.0, -0.0, std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(),
+                           std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::infinity()})
+      EXPECT_NE(class_of(o, std::bit_cast<std::uint64_t>(d)), nc) << d << " desc=" << desc;
+  }
+}
+
+// run_share (msd_plan.hpp): of runs that tile [0, n), listed in any order,
+// exactly one is the edge run (ending at n ascending, starting at 0
+// descending; an empty run never is), and the instance beside the edge
+// one takes every run but it.
+TEST(RadixMsdPlan, EdgeRunIsTheOneAtTheOrdersEnd) {
+  std::mt19937_64 rng(41);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = 1 + rng() % 100000;
+    std::vector<md::run> runs;
+    for (std::size_t at = 0; at < n;) {
+      const std::size_t size = std::min<std::size_t>(n - at, 1 + rng() % 7000);
+      runs.push_back(md::run{at, size, int(rng() % 3), 0});
+      at += size;
+    }
+    runs.push_back(md::run{n, 0, 0, 0});  // an empty run at the end
+    std::shuffle(runs.begin(), runs.end(), rng);
+    for (const bool desc : {false, true}) {
+      const md::run_share all{false, desc, n}, others{true, desc, n};
+      int edges = 0;
+      for (const md::run& r : runs) {
+        const bool edge = others.is_edge(r);
+        edges += edge;
+        if (edge) {
+          EXPECT_EQ(desc ? r.begin : r.begin + r.size, desc ? 0u : n) << "trial " << trial;
+        }
+        EXPECT_TRUE(all.takes(r));
+        EXPECT_EQ(others.takes(r), !edge);
+      }
+      EXPECT_EQ(edges, 1) << "trial " << trial << " desc=" << desc;
+    }
+  }
+}
+
 // The affine map of 64-bit integers (msd_ints.hpp), from first principles:
 // for spans [lo, hi] of every width, c = (o - lo) << s must be strictly
 // increasing over the span (checked on sorted random keys and the ends),

@@ -263,11 +263,7 @@ struct family {
           <<<dim3(hist_grid, 1), T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, p.n, digits, b.first_hist, b.span,
                                                                  b.class_count, b.class_ok);
       ctx.check_launch("radix msd class count");
-      // the class every NaN folds into under NaNs largest (the fold's all
-      // ones, flipped)
-      const unsigned nan_class = p.ord.nans_largest() ? unsigned(U(~U(0) ^ p.ord.flip) >> class_codes::mantissa_bits)
-                                                      : ~0u;
-      class_table_kernel<256><<<1, 256, 0, p.stream>>>(b.class_count, b.class_entry, b.class_ok, nan_class);
+      class_table_kernel<256><<<1, 256, 0, p.stream>>>(b.class_count, b.class_entry, b.class_ok, nan_class(p.ord));
       ctx.check_launch("radix msd class table");
       class_hist_kernel<K><<<wide, 256, 0, p.stream>>>(in, p.n, digits.pass[0], b.class_entry, b.class_ok,
                                                         b.level_hist);

@@ -183,11 +183,10 @@ class_gate_kernel(const typename key_traits<K>::bits* keys, std::size_t n, radix
 
 // One block of THREADS: the table from every key's count, where the gate
 // chose the map; ok[0] is cleared where it cannot be made (more than 256
-// classes occupied, which the sample missed). Under NaNs largest,
-// nan_class is the class every NaN folds into (all ones ascending, 0
-// descending; no class otherwise): where it holds no key, ok[0] becomes
-// class_nan_free, and the passes take the instance without the fold
-// (class_pass_key::leaves).
+// classes occupied, which the sample missed). nan_class: msd_classes.hpp's
+// (under NaNs largest the class every NaN folds into; `classes` otherwise):
+// where it holds no key, ok[0] becomes class_nan_free, and the passes take
+// the instance without the fold (class_pass_key::leaves).
 template <int THREADS>
 __global__ void __launch_bounds__(THREADS)
 class_table_kernel(const unsigned long long* count, std::uint16_t* entry, unsigned* ok, unsigned nan_class) {

@@ -44,6 +44,17 @@ struct class_codes {
   static constexpr unsigned b_mask = 15;
 };
 
+// The class every NaN folds into under an order with NaNs largest: the
+// fold's all ones, flipped (all ones ascending, 0 descending); `classes`
+// (no class) where NaNs rank by their bits. +inf shares it. Where it holds
+// no key, the only NaN there can be is the descending pad's pattern, which
+// ranks last with the fold and without it; so the fold changes no key's
+// order (class_pass_key::leaves takes the passes without it then).
+GPUSORT_HD unsigned nan_class(const key_order<double>& o) {
+  if (!o.nans_largest()) return unsigned(class_codes::classes);
+  return unsigned((~std::uint64_t(0) ^ o.flip) >> class_codes::mantissa_bits);
+}
+
 // The codes of the classes counted in count[classes] (keys of each top-12-
 // bit value of the ordered bits), into entry[classes]. False where more
 // than 256 classes are occupied (the map cannot give each its own code) or

@@ -298,23 +298,6 @@ __device__ __forceinline__ void sort_run(const key_buffers<typename key_traits<K
   }
 }
 
-// Which runs an instance of local_kernel sorts. Doubles under NaNs largest
-// take two instances: every NaN folds to the largest rank (the smallest
-// descending), so all of them lie in the one edge run, the last ascending
-// (it ends at n) or the first descending (it starts at 0). The NaN-folding
-// instance, which spills about four times as much, sorts that run alone;
-// the instance by the bits sorts every other run, where the fold changes
-// nothing (the -0.0 fold is in both).
-struct run_share {
-  bool skip_edge = false;  // the bits instance beside an EdgeOnly one
-  bool descending = false;
-  std::size_t n = 0;
-  __host__ __device__ bool is_edge(const run& r) const {
-    return r.size != 0 && (descending ? r.begin == 0 : r.begin + r.size == n);
-  }
-  __host__ __device__ bool takes(const run& r) const { return !skip_edge || !is_edge(r); }
-};
-
 // One run: copied (no digit left), or sorted in local_short's tile or
 // local's.
 template <class T, class K, class P, class Form>

@@ -46,6 +46,24 @@ struct run {
   int passes = 0, buffer = 0;
 };
 
+// Which runs an instance of local_kernel sorts. Doubles under NaNs largest
+// take two instances: every NaN folds to the largest rank (the smallest
+// descending), so all of them lie in the one edge run, the last ascending
+// (it ends at n) or the first descending (it starts at 0). The NaN-folding
+// instance, which spills about four times as much, sorts that run alone;
+// the instance by the bits sorts every other run, where the fold changes
+// nothing (the -0.0 fold is in both). The one NaN pattern the fold ranks
+// elsewhere, the descending pad's, ranks last by its bits too.
+struct run_share {
+  bool skip_edge = false;  // the bits instance beside an EdgeOnly one
+  bool descending = false;
+  std::size_t n = 0;
+  GPUSORT_HD bool is_edge(const run& r) const {
+    return r.size != 0 && (descending ? r.begin == 0 : r.begin + r.size == n);
+  }
+  GPUSORT_HD bool takes(const run& r) const { return !skip_edge || !is_edge(r); }
+};
+
 // Level j of `levels` (j = 0 sorts the top digit): skip[j] says its digit
 // is constant. plan[j]: skip, or sort src -> dst.
 GPUSORT_HD void make_levels(const int* skip, int levels, slot_plan* plan) {
