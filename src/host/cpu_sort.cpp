@@ -119,11 +119,13 @@ template <class K> void sort_nans_apart(K* keys, std::size_t n, const key_order<
   plain.nan_span = U(~U(0));
   plain.nan_pad = U(~U(0));
   const U* bits = reinterpret_cast<const U*>(keys);
-  // 0: the front, 1: the keys to sort, 2: the end
+  // 0: the front, 1: the keys to sort, 2: the end. The order's own ranks
+  // tell: a number ranks within the twiddled infinities, so only the folded
+  // NaNs take the extreme ranks (all ones ascending; descending 0, and all
+  // ones for the pad's pattern).
   auto group = [&](U b) {
-    const U t = traits::twiddle(b);
-    if (U(t - ord.nan_lo) <= ord.nan_span) return 1;
-    return ord.flip && t != ord.nan_pad ? 0 : 2;
+    const U r = ord.rank(traits::twiddle(b));
+    return r == U(~U(0)) ? 2 : r == U(0) ? 0 : 1;
   };
   const int threads = omp_get_max_threads();
   std::vector<std::size_t> at(3 * (std::size_t(threads) + 1), 0);  // [group][thread]
