@@ -56,7 +56,8 @@ TEST(RadixMsdPlan, LevelsPingPongAndLeaveTheInput) {
 // those over `local`; runs fit `local`, children over `alone` are runs
 // alone, the others are packed into maximal runs (the next small child
 // would not fit), which sort the parent's digit only when they hold more
-// than one child; a sorted bucket (pass 0) is one copy, or nothing in the output.
+// than one child; a sorted bucket (pass 0) is one copy, or nothing in the output;
+// a big child of one value is a copy, or nothing in the output.
 TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
   std::mt19937_64 rng(5);
   const std::size_t local = 100, alone = 50;
@@ -70,12 +71,15 @@ TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
     const std::size_t first = rng() % 1000;
     const int pass = trial % 5;
     const bool copy_needed = trial % 2;
+    // one big child said to hold one value (in a third of the trials)
+    const int one_child = trial % 3 == 0 ? int(rng() % 256) : -1;
     std::vector<std::pair<std::size_t, std::size_t>> covered;
-    std::size_t bigs = 0, runs = 0, copies = 0;
+    std::size_t bigs = 0, runs = 0, copies = 0, one_copies = 0;
     std::size_t prev_run_end = 0, prev_run_keys = 0;
     bool prev_lone = false;
     md::file_children(
-        first, [&](int c) { return sizes[c]; }, pass, local, alone, copy_needed,
+        first, [&](int c) { return sizes[c]; }, [&](int c, std::size_t) { return c == one_child; }, pass, local,
+        alone, copy_needed,
         [&](std::size_t at, std::size_t n) {
           ASSERT_GT(n, local);
           covered.push_back({at, n});
@@ -99,9 +103,16 @@ TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
         [&](std::size_t at, std::size_t n) {
           covered.push_back({at, n});
           ++copies;
+          if (pass != 0) {
+            ASSERT_TRUE(copy_needed);
+            ASSERT_GE(one_child, 0);
+            ASSERT_EQ(n, sizes[one_child]);
+            ++one_copies;
+          }
         });
     std::size_t total = 0;
     for (auto z : sizes) total += z;
+    const bool one_big = one_child >= 0 && sizes[one_child] > local;
     if (pass == 0) {
       ASSERT_EQ(bigs + runs, 0u);
       ASSERT_EQ(copies, copy_needed && total ? 1u : 0u);
@@ -110,8 +121,13 @@ TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
       }
       continue;
     }
+    ASSERT_EQ(one_copies, one_big && copy_needed ? 1u : 0u) << "trial " << trial;
     // the per-bucket share of md::bounds' run count
     ASSERT_LE(runs, 2 * (total / alone) + 2 * (total / local) + bigs + 2) << "trial " << trial;
+    // a child of one value already in the output is filed nowhere
+    std::size_t one_at = first;
+    for (int c = 0; c < one_child; ++c) one_at += sizes[c];
+    if (one_big && !copy_needed) covered.push_back({one_at, sizes[one_child]});
     std::sort(covered.begin(), covered.end());
     std::size_t at = first;
     for (auto [b, n] : covered) {
@@ -120,6 +136,22 @@ TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
     }
     ASSERT_EQ(at, first + total) << "trial " << trial;
   }
+}
+
+// The histogram's word: a child holds one value exactly where it is the
+// first key's child and holds as many keys as equal that key.
+TEST(RadixMsdPlan, OneValueChildIsTheFirstKeysWhole) {
+  for (unsigned d : {0u, 1u, 37u, 255u})
+    for (std::size_t count : {std::size_t(1), std::size_t(6145), (std::size_t(1) << 40) + 3}) {
+      const unsigned long long word = md::same_digit(d) + count;
+      for (int c : {0, 1, 37, 255}) {
+        EXPECT_EQ(md::one_value_child(word, c, count), c == int(d));
+        EXPECT_FALSE(md::one_value_child(word, c, count + 1));  // another key in the child
+        EXPECT_FALSE(md::one_value_child(word, c, count - 1));
+      }
+    }
+  EXPECT_FALSE(md::one_value_child(0, 0, 0));  // nothing counted
+  EXPECT_FALSE(md::one_value_child(0, 0, 7000));
 }
 
 TEST(RadixMsdPlan, BoundsHoldTheLists) {

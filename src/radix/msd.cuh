@@ -81,6 +81,8 @@ template <class K, class P> struct buffers {
   slot_plan* plan = nullptr;           // [level]
   unsigned* hist = nullptr;            // [bucket][digit]
   unsigned long long* varying = nullptr;
+  unsigned long long* same = nullptr;  // [bucket]: keys equal to the first (msd_plan.hpp one_value_child)
+  unsigned long long* one = nullptr;   // [bucket of the pass]: the same, for the file kernel
   unsigned long long* base = nullptr;  // [bucket][digit]
   segmented::list_scratch lists[3];    // by level parity; the pass's
   unsigned* lookback = nullptr;        // [tile][digit]
@@ -139,6 +141,8 @@ template <class K, class P> struct buffers {
     plan = t.take<slot_plan>(std::size_t(levels));
     hist = t.take<unsigned>(bound.buckets * T::bins);
     varying = t.take<unsigned long long>(bound.buckets);
+    same = t.take<unsigned long long>(bound.buckets);
+    one = t.take<unsigned long long>(bound.buckets);
     base = t.take<unsigned long long>(bound.buckets * T::bins);
     for (auto& l : lists) l = segmented::take_list(t, bound.buckets, p.n, T::pass::tile, T::pass::tile);
     tile_bound = p.n / T::pass::tile + bound.buckets + 1;
@@ -289,7 +293,7 @@ struct family {
       ctx.check_launch("radix msd integer map");
     }
     level_state s{b.plan, b.level_hist ? b.level_hist : b.first_hist, b.first_hist, b.class_entry, b.class_ok,
-                  b.ints, b.level_hist, b.first_level, b.hist, b.varying, b.base, b.listed(), b.live(), runs,
+                  b.ints, b.level_hist, b.first_level, b.hist, b.varying, b.same, b.one, b.base, b.listed(), b.live(), runs,
                   b.levels, T::local_keys, T::alone_keys};
     const bool in_place = p.keys_in == p.keys_out || (!is_no_value<P> && p.vals_in == p.vals_out);
     const lsd_state lsd{b.lsd_plan, b.lsd_base, b.lsd_allowed, in_place, b.span, b.hist2 != nullptr};

@@ -9,10 +9,10 @@
 //              which digits every key shares (skipped by every bucket),
 //              each level's plan (msd_plan.hpp), level 0's one bucket
 //              (msd_plan_kernel.cuh)
-//   histogram  per bucket of the level: the level's digit counts and the
-//              bits in which its keys differ from its first key (one read);
-//              the first sorting level takes its counts from the first
-//              histogram instead
+//   histogram  per bucket of the level: the level's digit counts, the
+//              bits in which its keys differ from its first key, and how
+//              many keys equal it (one read); the first sorting level takes
+//              its counts from the first histogram instead
 //   triage     per bucket: keys all equal in the order's bits -> a copy run,
 //              done; otherwise listed for the pass, its digit bases the
 //              exclusive scan of its counts. A skipped level hands its
@@ -20,8 +20,10 @@
 //   pass       onesweep_pass_kernel over the listed buckets' tiles, each
 //              bucket a look-back chain of its own (the segmented sort's
 //              segment_chains geometry), src -> dst by the level's plan
-//   file       per bucket, its 256 children: big ones to the next level,
-//              runs of small ones to the local sort (msd_plan.hpp)
+//   file       per bucket, its 256 children: big ones to the next level
+//              (or copied, where the first key's child holds that key's
+//              value alone), runs of small ones to the local sort
+//              (msd_plan.hpp)
 #pragma once
 
 #include "radix/digit.cuh"
@@ -64,6 +66,8 @@ struct level_state {
   int* first_level;                 // the first level that sorts (levels when none)
   unsigned* hist;                   // [bucket of at][digit], this level's
   unsigned long long* varying;      // [bucket of at]: ordered bits in which keys differ from the first
+  unsigned long long* same;         // [bucket of at]: the keys equal to the first, and its digit (msd_plan.hpp)
+  unsigned long long* one;          // [bucket of sorting]: `same`, for the file kernel
   unsigned long long* base;         // [bucket of sorting][digit]: first output of each digit
   queue_counter* listed;            // [level + 1]
   queue_counter* live;              // [level]
@@ -99,7 +103,8 @@ __device__ __forceinline__ void push_copy(const work_list<run>& runs, std::size_
   write_copy(runs, runs.reserve(pieces(size)), begin, size, buffer);
 }
 
-// The level's digit counts per listed bucket, and the bits that vary.
+// The level's digit counts per listed bucket, the bits that vary, and the
+// keys equal to the bucket's first key (msd_plan.hpp one_value_child).
 template <class T, class K>
 __global__ void __launch_bounds__(T::hist_threads)
 histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, segment_list l, int level,
@@ -107,7 +112,7 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
   wait_for_prior_grids();
   using U = typename key_traits<K>::bits;
   __shared__ unsigned counts[T::bins];
-  __shared__ unsigned long long differ;
+  __shared__ unsigned long long differ, equal;
   const slot_plan pl = s.plan[level];
   if (pl.mode != radix_onesweep::slot_sort) return;
   if (level == *s.first_level) {  // level 0's one bucket: the first histogram has it
@@ -122,7 +127,10 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
   constexpr std::size_t tile = std::size_t(T::pass::tile);
   for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
     for (int b = threadIdx.x; b < T::bins; b += T::hist_threads) counts[b] = 0;
-    if (threadIdx.x == 0) differ = 0;
+    if (threadIdx.x == 0) {
+      differ = 0;
+      equal = 0;
+    }
     __syncthreads();
     const unsigned q = l.tile_seg[t];
     const std::size_t from = std::size_t(t - unsigned(l.first_tile[q])) * tile;
@@ -133,6 +141,7 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
     const bool mapped = s.classes && *s.classes_ok;  // block-uniform
     const int_map im = s.ints ? *s.ints : int_map{};  // base 0, shift 0 where not taken: c = o
     unsigned long long mine = 0;
+    unsigned same = 0;
     // T::hist_items loads in flight a thread before any is counted
     constexpr unsigned chunk = unsigned(T::hist_threads) * T::hist_items;
     for (unsigned c = 0; c < valid; c += chunk) {
@@ -146,7 +155,9 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
       for (int i = 0; i < T::hist_items; ++i) {
         if (c + unsigned(i) * T::hist_threads + threadIdx.x >= valid) continue;
         const U o = digit.ordered(k[i]);
-        mine |= static_cast<unsigned long long>(o ^ ref);
+        const U x = o ^ ref;
+        mine |= static_cast<unsigned long long>(x);
+        same += x == 0;
         if constexpr (sizeof(U) == 8 && key_traits<K>::is_float)
           if (mapped) {
             atomicAdd(&counts[digit.from_ordered(U(class_key(std::uint64_t(o), s.classes)))], 1u);
@@ -160,10 +171,25 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
       }
     }
     if (mine) atomicOr(&differ, mine);
+    same = __reduce_add_sync(0xFFFFFFFFu, same);
+    if ((threadIdx.x & 31u) == 0 && same) atomicAdd(&equal, static_cast<unsigned long long>(same));
     __syncthreads();
     for (int b = threadIdx.x; b < T::bins; b += T::hist_threads)
       if (counts[b]) atomicAdd(&s.hist[std::size_t(q) * T::bins + b], counts[b]);
-    if (threadIdx.x == 0 && differ) atomicOr(&s.varying[q], differ);
+    if (threadIdx.x == 0) {
+      if (differ) atomicOr(&s.varying[q], differ);
+      // the bucket's first tile adds the first key's digit (counted as its
+      // keys are: equal keys share it)
+      unsigned long long word = equal;
+      if (from == 0) {
+        U r = ref;
+        if constexpr (sizeof(U) == 8 && key_traits<K>::is_float)
+          if (mapped) r = U(class_key(std::uint64_t(ref), s.classes));
+        if constexpr (sizeof(U) == 8 && !key_traits<K>::is_float) r = U(int_mapped(std::uint64_t(ref), im));
+        word += same_digit(digit.from_ordered(r));
+      }
+      atomicAdd(&s.same[q], word);
+    }
     __syncthreads();  // the next tile clears the counts
   }
 }
@@ -178,7 +204,10 @@ template <int BINS> __global__ void __launch_bounds__(256) clear_kernel(level_st
   const std::size_t stride = std::size_t(gridDim.x) * 256;
   for (std::size_t w = std::size_t(blockIdx.x) * 256 + threadIdx.x; w < listed * BINS; w += stride) {
     s.hist[w] = 0;
-    if (w % BINS == 0) s.varying[w / BINS] = 0;
+    if (w % BINS == 0) {
+      s.varying[w / BINS] = 0;
+      s.same[w / BINS] = 0;
+    }
   }
 }
 
@@ -218,6 +247,7 @@ triage_kernel(level_state s, segment_list at, segment_list next, segment_list so
     if (lane == 0) {
       sorting.begin[i] = begin;
       sorting.size[i] = size;
+      s.one[i] = s.same[q];
     }
     // bases: the bucket's first key + the exclusive scan of its counts
     const unsigned* h = s.hist + q * 256 + lane * 8;
@@ -258,19 +288,21 @@ file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
   for (std::size_t q = std::size_t(blockIdx.x) * 8 + w; q < count; q += warps) {
     const std::size_t begin = sorting.begin[q], end = begin + sorting.size[q];
     const unsigned long long* b = s.base + q * 256;
+    const unsigned long long same = s.one[q];
     for (int c = lane; c < 256; c += 32) sizes[w][c] = std::size_t((c + 1 < 256 ? b[c + 1] : end) - b[c]);
     __syncwarp();
     if (lane == 0) {
       const auto size_of = [&](int c) { return sizes[w][c]; };
+      const auto one = [&](int c, std::size_t n) { return one_value_child(same, c, n); };
       const bool copy_needed = pl.dst != radix_onesweep::buf_out;
       std::size_t bigs = 0, entries = 0;
       file_children(
-          begin, size_of, pass, s.local, s.alone, copy_needed, [&](std::size_t, std::size_t) { ++bigs; },
+          begin, size_of, one, pass, s.local, s.alone, copy_needed, [&](std::size_t, std::size_t) { ++bigs; },
           [&](std::size_t, std::size_t, int) { ++entries; }, [&](std::size_t, std::size_t n) { entries += pieces(n); });
       std::size_t big_at = bigs ? std::size_t(atomicAdd(&s.listed[level + 1], (unsigned long long)bigs)) : 0;
       std::size_t run_at = entries ? s.runs.reserve(entries) : 0;
       file_children(
-          begin, size_of, pass, s.local, s.alone, copy_needed,
+          begin, size_of, one, pass, s.local, s.alone, copy_needed,
           [&](std::size_t at, std::size_t n) {
             next.begin[big_at] = at;
             next.size[big_at] = n;

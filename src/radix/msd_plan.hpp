@@ -87,15 +87,34 @@ GPUSORT_HD int buffer_before(const slot_plan* plan, int j) {
   return at;
 }
 
+// A level's child of one value (the heavy values of Zipf keys). The level's
+// histogram counts, per bucket, the keys equal to the bucket's first key in
+// every ordered bit, and notes the digit of that key's child: one word, the
+// digit in the top byte and the count below. Equal keys share their digit,
+// so where that child holds exactly the counted keys, it holds nothing else:
+// it is sorted (the pass is stable), and the next level's histogram, which
+// would find the same, need not read it. 0: nothing counted (level 0's one
+// bucket, whose counts come from the first histogram).
+inline constexpr int same_digit_shift = 56;
+GPUSORT_HD constexpr unsigned long long same_digit(unsigned digit) {
+  return static_cast<unsigned long long>(digit) << same_digit_shift;
+}
+GPUSORT_HD constexpr bool one_value_child(unsigned long long same, int c, std::size_t size) {
+  constexpr unsigned long long count_mask = (1ull << same_digit_shift) - 1;
+  return size != 0 && int(same >> same_digit_shift) == c && (same & count_mask) == size;
+}
+
 // Files the children of one bucket that a level with digit pass `pass`
 // sorted into `buffer`: child c holds size(c) keys from first + the sizes
 // before it. big(begin, size): a child for the next level (pass > 0);
 // local(begin, size, passes): a run to local-sort, a child of more than
 // `alone` keys (and at most `local`) alone, or adjacent children of at most
 // `alone` keys together, up to `local` keys; copy(begin, size): a sorted
-// range that must reach the output (copy_needed: buffer != output).
-template <class Size, class Big, class Local, class Copy>
-GPUSORT_HD void file_children(std::size_t first, Size size, int pass, std::size_t local, std::size_t alone,
+// range that must reach the output (copy_needed: buffer != output): the
+// whole bucket after its last digit, or a child over `local` keys that
+// one(c, size) says holds one value.
+template <class Size, class One, class Big, class Local, class Copy>
+GPUSORT_HD void file_children(std::size_t first, Size size, One one, int pass, std::size_t local, std::size_t alone,
                               bool copy_needed, Big big, Local loc, Copy copy) {
   if (pass == 0) {  // the bucket is sorted
     std::size_t total = 0;
@@ -115,7 +134,8 @@ GPUSORT_HD void file_children(std::size_t first, Size size, int pass, std::size_
     if (s == 0) continue;
     if (s > local) {
       close();
-      big(at, s);
+      if (!one(c, s)) big(at, s);
+      else if (copy_needed) copy(at, s);
     } else if (s > alone) {
       close();
       loc(at, s, pass);
