@@ -98,6 +98,15 @@ TEST_F(GpuSanitize, I64MsdIntMap) {
     GPUSORT_CASE(smoke<std::int64_t>(gpusort::algorithm::radix_msd, {1600001}, gpusort::harness::dist::timestamps));
 }
 
+// Zipf keys: the heavy values' children of one value, which a level's
+// histogram finds by its count of the bucket's first key, copied by the file
+// kernel (or left in the output) instead of listed for the next level.
+TEST_F(GpuSanitize, MsdOneValueChildren) {
+  if (!selected(gpusort::algorithm::radix_msd)) return;
+  GPUSORT_CASE(smoke<std::uint64_t>(gpusort::algorithm::radix_msd, {1600001}, gpusort::harness::dist::zipf));
+  GPUSORT_CASE(smoke<double>(gpusort::algorithm::radix_msd, {1200007}, gpusort::harness::dist::zipf));
+}
+
 // Normal doubles: the plan's third-level share (its sort of the third
 // digit's shares and their suffix sums) and the levels on skewed top digits.
 TEST_F(GpuSanitize, F64MsdPlan) {
