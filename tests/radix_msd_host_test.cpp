@@ -196,7 +196,8 @@ TEST(RadixMsdPlan, CostCountsLevelsLocalSortAndCopies) {
 }
 
 // share_over: the shares above a threshold, by binary search over sorted
-// shares and their suffix sums; big_shares: F1, F2, F3 as measured, then the
+// shares and their suffix sums; triple_share: F3's part of a second digit,
+// one walk, equal to a search a pair; big_shares: F1, F2, F3 as measured, then the
 // ratio F3 / F2 (or F2 / F1 where fewer than three levels sort).
 TEST(RadixMsdPlan, SharesOverAThreshold) {
   const float sorted[4] = {0.1f, 0.2f, 0.3f, 0.4f};
@@ -206,6 +207,38 @@ TEST(RadixMsdPlan, SharesOverAThreshold) {
   EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.25f), 0.7f);
   EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.4f), 0.0f);
   EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 2.0f), 0.0f);
+
+  // triple_share's one walk against a search a pair: skewed digits
+  // (Zipf-like: a few heavy shares), flat ones, and one digit of all keys
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    float first[256], third[256], tail[257];
+    auto fill = [&](float* p) {
+      double sum = 0, w[256];
+      for (int d = 0; d < 256; ++d) {
+        const int shape = trial % 3;
+        const double u = double(rng() % 1000000 + 1) / 1e6;
+        w[d] = shape == 0 ? 1.0 / (1.0 + double(rng() % 256)) / u : shape == 1 ? u : (d == trial % 256 ? 1.0 : 0.0);
+        sum += w[d];
+      }
+      for (int d = 0; d < 256; ++d) p[d] = float(w[d] / sum);
+      std::sort(p, p + 256);
+    };
+    fill(first);
+    fill(third);
+    tail[256] = 0.0f;
+    for (int d = 255; d >= 0; --d) tail[d] = tail[d + 1] + third[d];
+    const float total = float(1u << 27), local = 6144.0f;
+    for (float p2 : {0.5f, 0.05f, 0.004f, 1e-4f, 0.0f}) {
+      double want = 0;
+      for (int d = 0; d < 256; ++d) {
+        const float p12 = first[d] * p2;
+        if (total * p12 > local) want += double(p12) * md::share_over(third, tail, 256, local / (total * p12));
+      }
+      EXPECT_NEAR(md::triple_share(first, p2, third, tail, 256, total, local), want, 1e-5 * (1.0 + want))
+          << "trial " << trial << " p2 " << p2;
+    }
+  }
 
   float big[9] = {};
   md::big_shares(1.0f, 0.995f, 0.0f, 8, big);  // normal doubles: three levels, then none

@@ -104,6 +104,37 @@ GPUSORT_HD constexpr bool one_value_child(unsigned long long same, int c, std::s
   return size != 0 && int(same >> same_digit_shift) == c && (same & count_mask) == size;
 }
 
+// What filing (file_children) makes of one child of `size` keys: nothing
+// (empty), a part of a packed run (small: at most `alone` keys), a run alone
+// (alone: at most `local`), a bucket of the next level (big), or, for a big
+// child that holds one value (one_value_child), a copy (one).
+enum class child_kind : unsigned char { empty, small, alone, big, one };
+GPUSORT_HD child_kind kind_of(std::size_t size, bool one_value, std::size_t local, std::size_t alone) {
+  if (size == 0) return child_kind::empty;
+  if (size > local) return one_value ? child_kind::one : child_kind::big;
+  return size > alone ? child_kind::alone : child_kind::small;
+}
+
+// Small children packed greedily into runs of at most `local` keys, in
+// digit order; every other non-empty child closes the open run. A run of
+// more than one child also sorts the parent's digit (passes + 1).
+struct run_packer {
+  std::size_t at = 0, keys = 0;
+  int children = 0;
+  template <class Local> GPUSORT_HD void close(int pass, Local loc) {
+    if (keys) loc(at, keys, children > 1 ? pass + 1 : pass);
+    keys = 0;
+    children = 0;
+  }
+  template <class Local>
+  GPUSORT_HD void add(std::size_t begin, std::size_t size, std::size_t local, int pass, Local loc) {
+    if (keys + size > local) close(pass, loc);
+    if (keys == 0) at = begin;
+    keys += size;
+    ++children;
+  }
+};
+
 // Files the children of one bucket that a level with digit pass `pass`
 // sorted into `buffer`: child c holds size(c) keys from first + the sizes
 // before it. big(begin, size): a child for the next level (pass > 0);
@@ -112,7 +143,9 @@ GPUSORT_HD constexpr bool one_value_child(unsigned long long same, int c, std::s
 // `alone` keys together, up to `local` keys; copy(begin, size): a sorted
 // range that must reach the output (copy_needed: buffer != output): the
 // whole bucket after its last digit, or a child over `local` keys that
-// one(c, size) says holds one value.
+// one(c, size) says holds one value. (msd_levels.cuh's file kernel files a
+// bucket with a warp from the same pieces: kind_of a lane's children,
+// run_packer over the small ones.)
 template <class Size, class One, class Big, class Local, class Copy>
 GPUSORT_HD void file_children(std::size_t first, Size size, One one, int pass, std::size_t local, std::size_t alone,
                               bool copy_needed, Big big, Local loc, Copy copy) {
@@ -122,32 +155,21 @@ GPUSORT_HD void file_children(std::size_t first, Size size, One one, int pass, s
     if (copy_needed && total) copy(first, total);
     return;
   }
-  std::size_t at = first, run_at = first, run_keys = 0;
-  int run_children = 0;
-  auto close = [&] {
-    if (run_keys) loc(run_at, run_keys, run_children > 1 ? pass + 1 : pass);
-    run_keys = 0;
-    run_children = 0;
-  };
+  std::size_t at = first;
+  run_packer packed;
   for (int c = 0; c < 256; ++c) {
     const std::size_t s = size(c);
-    if (s == 0) continue;
-    if (s > local) {
-      close();
-      if (!one(c, s)) big(at, s);
+    const child_kind k = kind_of(s, s > local && one(c, s), local, alone);
+    if (k == child_kind::small) packed.add(at, s, local, pass, loc);
+    else if (k != child_kind::empty) {
+      packed.close(pass, loc);
+      if (k == child_kind::big) big(at, s);
+      else if (k == child_kind::alone) loc(at, s, pass);
       else if (copy_needed) copy(at, s);
-    } else if (s > alone) {
-      close();
-      loc(at, s, pass);
-    } else {
-      if (run_keys + s > local) close();
-      if (run_keys == 0) run_at = at;
-      run_keys += s;
-      ++run_children;
     }
     at += s;
   }
-  close();
+  packed.close(pass, loc);
 }
 
 // The MSD levels' cost in units of one LSD pass over the keys (the plan
@@ -187,6 +209,27 @@ GPUSORT_HD float share_over(const float* sorted, const float* tail, int bins, fl
     else lo = mid + 1;
   }
   return tail[lo];
+}
+
+// F3's part of one second digit of share p2 (msd_plan_kernel.cuh): over the
+// first digits d with total p1(d) p2 > local, the sum of p12 = p1(d) p2
+// times share_over(third, tail, bins, local / (total p12)). `first`: the
+// first digit's shares, ascending. The walk takes them from the largest
+// down, so the threshold only grows, and with it the index share_over
+// would find: one pass over `third` serves every pair, where a binary
+// search a pair took 0.16 ms of the plan kernel on Zipf keys (heavy second
+// digits pair with many first ones).
+GPUSORT_HD float triple_share(const float* first, float p2, const float* third, const float* tail, int bins,
+                              float total, float local) {
+  float f3 = 0.0f;
+  for (int d = bins - 1, at = 0; d >= 0; --d) {
+    const float p12 = first[d] * p2;
+    if (!(total * p12 > local)) break;  // nor any smaller first share
+    const float t = local / (total * p12);
+    while (at < bins && !(third[at] > t)) ++at;
+    f3 += p12 * tail[at];
+  }
+  return f3;
 }
 
 // big[k], k = 1 .. m: the share of keys in buckets over a local sort after

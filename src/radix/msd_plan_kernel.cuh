@@ -195,11 +195,10 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   const float F1 = block_sum<T::bins>(f1, warp_sums);
   const float F2 = block_sum<T::bins>(f2, warp_sums);
   // F3, over digit triples: for each pair (d1, d2) over a local sort, the
-  // share of its keys in children over one (share_over, on the third
-  // digit's shares sorted, with their suffix sums). Thread b takes the
-  // pairs of second digit b, so that the searches spread over the block
-  // when one first digit holds the keys (unit doubles: one thread did all
-  // 256 searches of that digit, most of the plan kernel's 0.16 ms)
+  // share of its keys in children over one (msd_plan.hpp triple_share, one
+  // walk over the first and third digits' sorted shares). Thread b takes the
+  // pairs of second digit b, so that the work spreads over the block when
+  // one first digit holds the keys (unit doubles)
   float f3 = 0;
   if (m >= 3 && __syncthreads_or(f2 > 0)) {  // block-uniform (F2 is thread 0's alone)
     __shared__ float third[T::bins], tail[T::bins + 1], first[T::bins];
@@ -207,16 +206,14 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
     first[b] = float(s.first_hist[order[0] * T::bins + b]) / total;
     __syncthreads();
     block::shared_bitonic_sort<T::bins, T::bins>(third);
+    block::shared_bitonic_sort<T::bins, T::bins>(first);
     const float x = third[T::bins - 1 - b];
     tail[T::bins - 1 - b] = block::block_exclusive_sum<T::bins>(x, warp_sums) + x;
     if (b == 0) tail[T::bins] = 0.0f;
     __syncthreads();
     const float p2 = float(s.first_hist[order[1] * T::bins + b]) / total;
     if (total * p2 > local)  // else no pair with it is over a local sort
-      for (int d = 0; d < T::bins; ++d) {
-        const float p12 = first[d] * p2;
-        if (total * p12 > local) f3 += p12 * share_over(third, tail, T::bins, local / (total * p12));
-      }
+      f3 = triple_share(first, p2, third, tail, T::bins, total, local);
   }
   const float F3 = block_sum<T::bins>(f3, warp_sums);
   // thread 0: the histograms' shares, the cost of each choice without the
