@@ -272,10 +272,12 @@ triage_kernel(level_state s, segment_list at, segment_list next, segment_list so
 // 8l + 7: their kinds, then their entries at places from warp sums (big
 // children to the next level's list in digit order, runs alone and copies
 // to the run list), with one atomic a list for the bucket. Lane 0 packs the
-// small children into runs alone (run_packer), walking only the children
-// that are small or close a run, and only where some child is small: on
-// uniform keys no child is, and a lane 0 that walked all 256 children
-// twice took 80 us a level (a third of a level histogram's time).
+// small children into runs (run_packer), only where some child is small (on
+// uniform keys none is), over one 32-bit word a child that the lanes wrote
+// (its size if small, all ones if it closes a run, 0 if empty): loads that
+// do not wait on the packing, 8 in flight. A lane 0 that walked all 256
+// children from their bases, twice, took 60 to 80 us a level, a third of a
+// level histogram's time.
 template <int BINS>
 __global__ void __launch_bounds__(256)
 file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
@@ -283,7 +285,7 @@ file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
   wait_for_prior_grids();
   allow_dependents();
   __shared__ std::size_t starts[8][BINS + 1];
-  __shared__ unsigned char small_bits[8][32], break_bits[8][32];
+  __shared__ unsigned walk[8][BINS];  // lane 0's words: small size, closes (all ones), empty (0)
   const slot_plan pl = s.plan[level];
   if (pl.mode != radix_onesweep::slot_sort) return;
   const int pass = s.levels - 1 - level;
@@ -304,7 +306,7 @@ file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
     __syncwarp();
     const std::size_t* at = starts[w];
     // this lane's children: kinds, big ones, and run-list entries
-    unsigned small = 0, closes = 0;
+    bool small = false;
     std::size_t bigs = 0, entries = 0;
     child_kind kind[8];
 #pragma unroll
@@ -312,31 +314,30 @@ file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
       const int c = int(lane) * 8 + i;
       const std::size_t n = at[c + 1] - at[c];
       kind[i] = kind_of(n, n > s.local && one_value_child(same, c, n), s.local, s.alone);
-      small |= unsigned(kind[i] == child_kind::small) << i;
-      closes |= unsigned(kind[i] != child_kind::small && kind[i] != child_kind::empty) << i;
+      small |= kind[i] == child_kind::small;
+      walk[w][c] = kind[i] == child_kind::small ? unsigned(n) : kind[i] == child_kind::empty ? 0u : ~0u;
       bigs += kind[i] == child_kind::big;
       entries += kind[i] == child_kind::alone ? 1 : kind[i] == child_kind::one && copy_needed ? pieces(n) : 0;
     }
-    small_bits[w][lane] = (unsigned char)small;
-    break_bits[w][lane] = (unsigned char)closes;
-    const bool any_small = __any_sync(0xFFFFFFFFu, small != 0);
+    const bool any_small = __any_sync(0xFFFFFFFFu, small);
     __syncwarp();
-    // lane 0's walk over the small children and those that close a run
-    const auto walk = [&](auto loc) {
+    // lane 0's walk: the small children packed, the others closing runs
+    const auto pack = [&](auto loc) {
       run_packer packed;
-      for (int word = 0; word < 32; ++word) {
-        unsigned bits = unsigned(small_bits[w][word]) | unsigned(break_bits[w][word]);
-        while (bits) {
-          const int c = word * 8 + __ffs(bits) - 1;
-          bits &= bits - 1;
-          if (small_bits[w][word] >> (c - word * 8) & 1u) packed.add(at[c], at[c + 1] - at[c], s.local, pass, loc);
-          else packed.close(pass, loc);
+      for (int c0 = 0; c0 < BINS; c0 += 8) {
+        unsigned word[8];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) word[i] = walk[w][c0 + i];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+          if (word[i] == ~0u) packed.close(pass, loc);
+          else if (word[i] != 0) packed.add(at[c0 + i], word[i], s.local, pass, loc);
         }
       }
       packed.close(pass, loc);
     };
     std::size_t packed_runs = 0;
-    if (any_small && lane == 0) walk([&](std::size_t, std::size_t, int) { ++packed_runs; });
+    if (any_small && lane == 0) pack([&](std::size_t, std::size_t, int) { ++packed_runs; });
     const std::size_t big_end = block::warp_inclusive_sum(bigs), entry_end = block::warp_inclusive_sum(entries);
     const std::size_t all_bigs = __shfl_sync(0xFFFFFFFFu, big_end, 31);
     const std::size_t all_entries = __shfl_sync(0xFFFFFFFFu, entry_end, 31);
@@ -365,7 +366,7 @@ file_kernel(level_state s, segment_list sorting, segment_list next, int level) {
     }
     if (any_small && lane == 0) {
       std::size_t k = packed_at;
-      walk([&](std::size_t from, std::size_t n, int passes) { s.runs[k++] = run{from, n, passes, pl.dst}; });
+      pack([&](std::size_t from, std::size_t n, int passes) { s.runs[k++] = run{from, n, passes, pl.dst}; });
     }
     __syncwarp();  // the next bucket reuses the staging
   }

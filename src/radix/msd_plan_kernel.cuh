@@ -181,13 +181,16 @@ plan_kernel(level_state s, segment_list level0, std::size_t n, slot_plan* plan, 
   // the shares F1, F2 (see the header)
   const float total = float(n), local = float(s.local);
   float f1 = 0, f2 = 0;
+  __shared__ unsigned second[T::bins];  // the second digit's counts, read by every thread
+  if (m >= 2) second[b] = s.first_hist[order[1] * T::bins + b];
+  __syncthreads();
   if (m >= 1) {
     const float p1 = float(s.first_hist[order[0] * T::bins + b]) / total;
     if (total * p1 > local) {
       f1 = p1;
       if (m >= 2)
         for (int d = 0; d < T::bins; ++d) {
-          const float p12 = p1 * float(s.first_hist[order[1] * T::bins + d]) / total;
+          const float p12 = p1 * float(second[d]) / total;
           if (total * p12 > local) f2 += p12;
         }
     }
