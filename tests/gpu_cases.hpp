@@ -21,14 +21,6 @@
 #include <numeric>
 #include <string>
 
-// Stops the calling test body at the first fatal failure of a case, so one
-// bug does not print thousands of failures.
-#define GPUSORT_CASE(call)                                   \
-  do {                                                       \
-    call;                                                    \
-    if (::testing::Test::HasFatalFailure()) return;          \
-  } while (0)
-
 namespace gpusort_test {
 
 namespace h = gpusort::harness;

@@ -35,22 +35,22 @@ TEST_F(GpuSegmentedApi, ManyLargeSegments) {
   const layout L = back_to_back("2,100 segments, two thirds large", sizes);
   for (int k = 0; k < 2; ++k) {
     seg_case c = rotated(std::size_t(k), L, h::dist::uniform, 1200 + std::uint64_t(k));
-    GPUSORT_SEG_CASE(run_width<std::uint32_t>(L, c, false));
+    GPUSORT_CASE(run_width<std::uint32_t>(L, c, false));
   }
 }
 
 TEST_F(GpuSegmentedApi, ValueWidths) {
   for (std::size_t k = 0; k < 4; ++k) {
-    GPUSORT_SEG_CASE((value_case<std::uint32_t, std::uint8_t>(k)));
-    GPUSORT_SEG_CASE((value_case<std::uint32_t, std::uint16_t>(k)));
-    GPUSORT_SEG_CASE((value_case<std::uint32_t, std::uint64_t>(k)));
-    GPUSORT_SEG_CASE((value_case<std::uint32_t, t::value12>(k)));
-    GPUSORT_SEG_CASE((value_case<std::uint32_t, t::value16>(k)));
+    GPUSORT_CASE((value_case<std::uint32_t, std::uint8_t>(k)));
+    GPUSORT_CASE((value_case<std::uint32_t, std::uint16_t>(k)));
+    GPUSORT_CASE((value_case<std::uint32_t, std::uint64_t>(k)));
+    GPUSORT_CASE((value_case<std::uint32_t, t::value12>(k)));
+    GPUSORT_CASE((value_case<std::uint32_t, t::value16>(k)));
   }
-  GPUSORT_SEG_CASE((value_case<double, t::value12>(1)));
-  GPUSORT_SEG_CASE((value_case<std::uint8_t, t::value16>(2)));
-  GPUSORT_SEG_CASE((value_case<__half, std::uint8_t>(3)));
-  GPUSORT_SEG_CASE((value_case<std::int64_t, t::value3>(0)));
+  GPUSORT_CASE((value_case<double, t::value12>(1)));
+  GPUSORT_CASE((value_case<std::uint8_t, t::value16>(2)));
+  GPUSORT_CASE((value_case<__half, std::uint8_t>(3)));
+  GPUSORT_CASE((value_case<std::int64_t, t::value3>(0)));
 }
 
 // uint32 and uint64 offsets, both forms.
@@ -59,8 +59,8 @@ TEST_F(GpuSegmentedApi, UnsignedOffsets) {
   for (std::size_t k = 0; k < 4; ++k) {
     const layout& L = k % 2 ? gaps : back;
     const seg_case c = rotated(k, L, h::dist::uniform, 600 + k);
-    GPUSORT_SEG_CASE((run_case<std::uint32_t, std::uint32_t>(L, c)));
-    GPUSORT_SEG_CASE((run_case<float, std::uint64_t>(L, c)));
+    GPUSORT_CASE((run_case<std::uint32_t, std::uint32_t>(L, c)));
+    GPUSORT_CASE((run_case<float, std::uint64_t>(L, c)));
   }
 }
 
@@ -115,8 +115,8 @@ TEST_F(GpuSegmentedApi, InPlace) {
         c.call = call;
         c.in_place = true;
         c.one_array = L->contiguous() && k % 3 != 0;
-        GPUSORT_SEG_CASE((run_width<float>(*L, c, k % 2 == 0)));
-        GPUSORT_SEG_CASE((run_width<std::uint16_t>(*L, c, k % 2 == 1)));
+        GPUSORT_CASE((run_width<float>(*L, c, k % 2 == 0)));
+        GPUSORT_CASE((run_width<std::uint16_t>(*L, c, k % 2 == 1)));
         ++k;
       }
 }
@@ -153,7 +153,7 @@ TEST_F(GpuSegmentedApi, EmptyInputs) {
         c.dir = both_orders[k % 2];
         c.one_array = L->contiguous() && k % 2 == 0;
         c.in_place = k % 3 == 2;
-        GPUSORT_SEG_CASE((run_width<std::uint64_t>(*L, c, k % 4 < 2)));
+        GPUSORT_CASE((run_width<std::uint64_t>(*L, c, k % 4 < 2)));
         ++k;
       }
 }

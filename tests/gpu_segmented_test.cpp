@@ -52,7 +52,7 @@ template <class K> void test_equal_sizes() {
       // a gap before the segments on every third case, one after on the next
       const std::size_t lead = k % 3 == 1 ? 17 : 0, trail = k % 3 == 2 ? 33 : 0;
       const layout L = equal_sizes(size, std::max<std::size_t>(3, target / size), lead, trail);
-      GPUSORT_SEG_CASE(run_width<K>(L, rotated(k, L, h::dist::uniform, 100 + size), rotated_wide(k)));
+      GPUSORT_CASE(run_width<K>(L, rotated(k, L, h::dist::uniform, 100 + size), rotated_wide(k)));
     }
 }
 
@@ -68,7 +68,7 @@ template <class K> void test_mixes() {
   std::size_t k = 0;
   for (const layout& L : mix_layouts())
     for (int i = 0; i < 3; ++i, ++k)
-      GPUSORT_SEG_CASE(run_width<K>(L, rotated(k, L, h::dist::uniform, 200 + k), rotated_wide(k + 1)));
+      GPUSORT_CASE(run_width<K>(L, rotated(k, L, h::dist::uniform, 200 + k), rotated_wide(k + 1)));
 }
 
 template <class K> void test_distributions() {
@@ -81,7 +81,7 @@ template <class K> void test_distributions() {
       for (bool pairs : {false, true}) {
         seg_case c = rotated(k, L, d, 300 + k);
         c.dir = dir, c.pairs = pairs;
-        GPUSORT_SEG_CASE(run_width<K>(L, c, rotated_wide(k + 3)));
+        GPUSORT_CASE(run_width<K>(L, c, rotated_wide(k + 3)));
         ++k;
       }
 }
@@ -95,7 +95,7 @@ template <class K> void test_bit_ranges() {
       for (auto dir : both_orders) {
         seg_case c = rotated(k, L, d, 400 + k);
         c.dir = dir, c.begin_bit = b, c.end_bit = e;
-        GPUSORT_SEG_CASE(run_width<K>(L, c, rotated_wide(k)));
+        GPUSORT_CASE(run_width<K>(L, c, rotated_wide(k)));
         ++k;
       }
 }
@@ -120,7 +120,7 @@ template <class K> void test_small_segments() {
         for (const layout* L : {&mixed, &equal[k % 4]}) {
           seg_case c = rotated(k, *L, d, 700 + k);
           c.dir = dir, c.pairs = pairs;
-          GPUSORT_SEG_CASE(run_width<K>(*L, c, rotated_wide(k)));
+          GPUSORT_CASE(run_width<K>(*L, c, rotated_wide(k)));
           ++k;
         }
 }
@@ -145,12 +145,12 @@ template <class K> void test_wide_segments() {
         for (const layout* L : {&mixed, &equal[k % 5]}) {
           seg_case c = rotated(k, *L, d, 1000 + k);
           c.dir = dir, c.nans = nans, c.pairs = k % 8 == 7;
-          GPUSORT_SEG_CASE(run_width<K>(*L, c, rotated_wide(k)));
+          GPUSORT_CASE(run_width<K>(*L, c, rotated_wide(k)));
           ++k;
         }
   seg_case c = rotated(k, mixed, h::dist::uniform, 1100);
   c.pairs = false, c.begin_bit = 2, c.end_bit = t::width_of<K> - 1;
-  GPUSORT_SEG_CASE(run_width<K>(mixed, c, rotated_wide(k)));
+  GPUSORT_CASE(run_width<K>(mixed, c, rotated_wide(k)));
 }
 
 // NaNs largest (the frameworks' order) on float specials: the thread
@@ -167,12 +167,12 @@ template <class K> void test_nans_largest() {
       for (bool pairs : {false, true}) {
         seg_case c = rotated(k, *L, h::dist::float_special, 800 + k);
         c.dir = dir, c.pairs = pairs, c.nans = gpusort::nan_order::largest;
-        GPUSORT_SEG_CASE(run_width<K>(*L, c, rotated_wide(k)));
+        GPUSORT_CASE(run_width<K>(*L, c, rotated_wide(k)));
         ++k;
       }
   seg_case c = rotated(k, mixed, h::dist::float_special, 900);
   c.begin_bit = 3, c.end_bit = t::width_of<K> - 1, c.nans = gpusort::nan_order::largest;
-  GPUSORT_SEG_CASE(run_width<K>(mixed, c, rotated_wide(k)));
+  GPUSORT_CASE(run_width<K>(mixed, c, rotated_wide(k)));
 }
 
 template <class K> class GpuSegmented : public t::gpu_test {};
@@ -205,7 +205,7 @@ template <class K> void sanitize_cases() {
     for (int i = 0; i < 4; ++i, ++k) {
       seg_case c = rotated(k, L, h::dist::uniform, 900 + k);
       if (i == 3) c.begin_bit = 3, c.end_bit = t::width_of<K> - 2;  // a partial bit range
-      GPUSORT_SEG_CASE(run_width<K>(L, c, k % 2 == 0));
+      GPUSORT_CASE(run_width<K>(L, c, k % 2 == 0));
     }
 }
 
@@ -224,7 +224,7 @@ TEST_F(GpuSanitizeSegmented, F32Specials) {
   for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest}) {
     seg_case c = rotated(0, L, h::dist::float_special, 950);
     c.pairs = false, c.nans = nans;
-    GPUSORT_SEG_CASE(run_width<float>(L, c, false));
+    GPUSORT_CASE(run_width<float>(L, c, false));
   }
 }
 TEST_F(GpuSanitizeSegmented, U8) {

@@ -12,6 +12,14 @@
 #include <string>
 #include <vector>
 
+// Stops the calling test body at the first fatal failure of a case, so one
+// bug does not print thousands of failures.
+#define GPUSORT_CASE(call)                          \
+  do {                                              \
+    call;                                           \
+    if (::testing::Test::HasFatalFailure()) return; \
+  } while (0)
+
 namespace gpusort_test {
 
 // Throws on failure: GoogleTest reports the exception as the test's failure.

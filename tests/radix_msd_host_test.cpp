@@ -52,6 +52,43 @@ TEST(RadixMsdPlan, LevelsPingPongAndLeaveTheInput) {
     }
 }
 
+// The filing the file kernel makes, in digit order (its lanes classify,
+// lane 0 packs; the entries' order in the lists does not matter): the
+// children of one bucket that a level with digit pass `pass` sorted into
+// `buffer`: child c holds size(c) keys from first + the sizes
+// before it. big(begin, size): a child for the next level (pass > 0);
+// local(begin, size, passes): a run to local-sort, a child of more than
+// `alone` keys (and at most `local`) alone, or adjacent children of at most
+// `alone` keys together, up to `local` keys; copy(begin, size): a sorted
+// range that must reach the output (copy_needed: buffer != output): the
+// whole bucket after its last digit, or a child over `local` keys that
+// one(c, size) says holds one value.
+template <class Size, class One, class Big, class Local, class Copy>
+void file_children(std::size_t first, Size size, One one, int pass, std::size_t local, std::size_t alone,
+                   bool copy_needed, Big big, Local loc, Copy copy) {
+  if (pass == 0) {  // the bucket is sorted
+    std::size_t total = 0;
+    for (int c = 0; c < 256; ++c) total += size(c);
+    if (copy_needed && total) copy(first, total);
+    return;
+  }
+  std::size_t at = first;
+  md::run_packer packed;
+  for (int c = 0; c < 256; ++c) {
+    const std::size_t s = size(c);
+    const md::child_kind k = md::kind_of(s, s > local && one(c, s), local, alone);
+    if (k == md::child_kind::small) packed.add(at, s, local, pass, loc);
+    else if (k != md::child_kind::empty) {
+      packed.close(pass, loc);
+      if (k == md::child_kind::big) big(at, s);
+      else if (k == md::child_kind::alone) loc(at, s, pass);
+      else if (copy_needed) copy(at, s);
+    }
+    at += s;
+  }
+  packed.close(pass, loc);
+}
+
 // Filing: children in digit order tile the bucket; big ones are exactly
 // those over `local`; runs fit `local`, children over `alone` are runs
 // alone, the others are packed into maximal runs (the next small child
@@ -77,7 +114,7 @@ TEST(RadixMsdPlan, FilingCoversEveryKeyOnce) {
     std::size_t bigs = 0, runs = 0, copies = 0, one_copies = 0;
     std::size_t prev_run_end = 0, prev_run_keys = 0;
     bool prev_lone = false;
-    md::file_children(
+    file_children(
         first, [&](int c) { return sizes[c]; }, [&](int c, std::size_t) { return c == one_child; }, pass, local,
         alone, copy_needed,
         [&](std::size_t at, std::size_t n) {
@@ -195,21 +232,22 @@ TEST(RadixMsdPlan, CostCountsLevelsLocalSortAndCopies) {
   }
 }
 
-// share_over: the shares above a threshold, by binary search over sorted
-// shares and their suffix sums; triple_share: F3's part of a second digit,
-// one walk, equal to a search a pair; big_shares: F1, F2, F3 as measured, then the
-// ratio F3 / F2 (or F2 / F1 where fewer than three levels sort).
+// triple_share: F3's part of a second digit, one walk, against the sum over
+// every pair of the third digit's shares strictly over the pair's threshold;
+// big_shares: F1, F2, F3 as measured, then the ratio F3 / F2 (or F2 / F1
+// where fewer than three levels sort).
 TEST(RadixMsdPlan, SharesOverAThreshold) {
-  const float sorted[4] = {0.1f, 0.2f, 0.3f, 0.4f};
-  const float tail[5] = {1.0f, 0.9f, 0.7f, 0.4f, 0.0f};
-  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.0f), 1.0f);
-  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.1f), 0.9f);  // strictly over
-  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.25f), 0.7f);
-  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 0.4f), 0.0f);
-  EXPECT_FLOAT_EQ(md::share_over(sorted, tail, 4, 2.0f), 0.0f);
-
-  // triple_share's one walk against a search a pair: skewed digits
-  // (Zipf-like: a few heavy shares), flat ones, and one digit of all keys
+  {  // four shares: the threshold is strict
+    const float first[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    const float third[4] = {0.1f, 0.2f, 0.3f, 0.4f};
+    const float tail[5] = {1.0f, 0.9f, 0.7f, 0.4f, 0.0f};
+    // total p12 = 100 > local = 10; threshold 0.1: 0.2 + 0.3 + 0.4
+    EXPECT_FLOAT_EQ(md::triple_share(first, 1.0f, third, tail, 4, 100.0f, 10.0f), 0.9f);
+    EXPECT_FLOAT_EQ(md::triple_share(first, 1.0f, third, tail, 4, 100.0f, 40.0f), 0.0f);  // 0.4 is not over 0.4
+    EXPECT_FLOAT_EQ(md::triple_share(first, 0.1f, third, tail, 4, 100.0f, 10.0f), 0.0f);  // the pair itself is small
+  }
+  // skewed digits (Zipf-like: a few heavy shares), flat ones, and one digit
+  // of all keys
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 200; ++trial) {
     float first[256], third[256], tail[257];
@@ -233,7 +271,12 @@ TEST(RadixMsdPlan, SharesOverAThreshold) {
       double want = 0;
       for (int d = 0; d < 256; ++d) {
         const float p12 = first[d] * p2;
-        if (total * p12 > local) want += double(p12) * md::share_over(third, tail, 256, local / (total * p12));
+        if (!(total * p12 > local)) continue;
+        const float t = local / (total * p12);
+        double over = 0;
+        for (int e = 0; e < 256; ++e)
+          if (third[e] > t) over += third[e];
+        want += double(p12) * over;
       }
       EXPECT_NEAR(md::triple_share(first, p2, third, tail, 256, total, local), want, 1e-5 * (1.0 + want))
           << "trial " << trial << " p2 " << p2;

@@ -24,15 +24,6 @@
 #include <type_traits>
 #include <vector>
 
-
-// Stops the calling test body at the first fatal failure of a case.
-#define GPUSORT_SEG_CASE(call)                      \
-  do {                                              \
-    call;                                           \
-    if (::testing::Test::HasFatalFailure()) return; \
-  } while (0)
-
-
 namespace gpusort_test::segmented {
 
 namespace t = gpusort_test;

@@ -171,7 +171,7 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
       }
     }
     if (mine) atomicOr(&differ, mine);
-    same = __reduce_add_sync(0xFFFFFFFFu, same);
+    same = block::warp_sum(same);
     if ((threadIdx.x & 31u) == 0 && same) atomicAdd(&equal, static_cast<unsigned long long>(same));
     __syncthreads();
     for (int b = threadIdx.x; b < T::bins; b += T::hist_threads)
@@ -267,8 +267,9 @@ triage_kernel(level_state s, segment_list at, segment_list next, segment_list so
   }
 }
 
-// One warp a bucket the level sorted: its children, filed as
-// msd_plan.hpp's file_children files them. Lane l takes children 8l to
+// One warp a bucket the level sorted: its children, filed by msd_plan.hpp's
+// kind_of and run_packer (tests/radix_msd_host_test.cpp checks the filing
+// they make in digit order). Lane l takes children 8l to
 // 8l + 7: their kinds, then their entries at places from warp sums (big
 // children to the next level's list in digit order, runs alone and copies
 // to the run list), with one atomic a list for the bucket. Lane 0 packs the

@@ -104,10 +104,18 @@ GPUSORT_HD constexpr bool one_value_child(unsigned long long same, int c, std::s
   return size != 0 && int(same >> same_digit_shift) == c && (same & count_mask) == size;
 }
 
-// What filing (file_children) makes of one child of `size` keys: nothing
-// (empty), a part of a packed run (small: at most `alone` keys), a run alone
-// (alone: at most `local`), a bucket of the next level (big), or, for a big
-// child that holds one value (one_value_child), a copy (one).
+// Filing a sorted bucket's 256 children (msd_levels.cuh's file kernel, one
+// warp a bucket): big children go to the next level, children of one value
+// over a local sort are copied (or left in the output), children of more
+// than `alone` keys are runs alone, and the small ones are packed into runs
+// in digit order. kind_of says which a child of `size` keys is; run_packer
+// packs. tests/radix_msd_host_test.cpp composes the two in digit order, as
+// the kernel's lanes and lane 0 do, and checks the filing.
+//
+// What filing makes of one child: nothing (empty), a part of a packed run
+// (small: at most `alone` keys), a run alone (alone: at most `local`), a
+// bucket of the next level (big), or, for a big child that holds one value
+// (one_value_child), a copy (one).
 enum class child_kind : unsigned char { empty, small, alone, big, one };
 GPUSORT_HD child_kind kind_of(std::size_t size, bool one_value, std::size_t local, std::size_t alone) {
   if (size == 0) return child_kind::empty;
@@ -135,43 +143,6 @@ struct run_packer {
   }
 };
 
-// Files the children of one bucket that a level with digit pass `pass`
-// sorted into `buffer`: child c holds size(c) keys from first + the sizes
-// before it. big(begin, size): a child for the next level (pass > 0);
-// local(begin, size, passes): a run to local-sort, a child of more than
-// `alone` keys (and at most `local`) alone, or adjacent children of at most
-// `alone` keys together, up to `local` keys; copy(begin, size): a sorted
-// range that must reach the output (copy_needed: buffer != output): the
-// whole bucket after its last digit, or a child over `local` keys that
-// one(c, size) says holds one value. (msd_levels.cuh's file kernel files a
-// bucket with a warp from the same pieces: kind_of a lane's children,
-// run_packer over the small ones.)
-template <class Size, class One, class Big, class Local, class Copy>
-GPUSORT_HD void file_children(std::size_t first, Size size, One one, int pass, std::size_t local, std::size_t alone,
-                              bool copy_needed, Big big, Local loc, Copy copy) {
-  if (pass == 0) {  // the bucket is sorted
-    std::size_t total = 0;
-    for (int c = 0; c < 256; ++c) total += size(c);
-    if (copy_needed && total) copy(first, total);
-    return;
-  }
-  std::size_t at = first;
-  run_packer packed;
-  for (int c = 0; c < 256; ++c) {
-    const std::size_t s = size(c);
-    const child_kind k = kind_of(s, s > local && one(c, s), local, alone);
-    if (k == child_kind::small) packed.add(at, s, local, pass, loc);
-    else if (k != child_kind::empty) {
-      packed.close(pass, loc);
-      if (k == child_kind::big) big(at, s);
-      else if (k == child_kind::alone) loc(at, s, pass);
-      else if (copy_needed) copy(at, s);
-    }
-    at += s;
-  }
-  packed.close(pass, loc);
-}
-
 // The MSD levels' cost in units of one LSD pass over the keys (the plan
 // kernel's choice, msd_levels.cuh). big[k], k = 1 .. m - 1: the share of
 // keys still in buckets over a local sort after k sorting levels, as the
@@ -197,26 +168,14 @@ GPUSORT_HD float msd_cost(const float* big, const float* alone, int m, msd_costs
   return cost + c.copy * copied + c.local * (1.0f - copied);
 }
 
-// The share of a bucket's keys that a digit leaves in children over a
-// threshold share t of it: the sum of the digit's shares p over t.
-// `sorted`: the digit's shares, ascending; `tail[i]`: the sum of sorted[i..]
-// (tail[bins] = 0). A binary search: the plan asks it once a digit pair.
-GPUSORT_HD float share_over(const float* sorted, const float* tail, int bins, float t) {
-  int lo = 0, hi = bins;  // the first index with sorted[i] > t
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (sorted[mid] > t) hi = mid;
-    else lo = mid + 1;
-  }
-  return tail[lo];
-}
-
 // F3's part of one second digit of share p2 (msd_plan_kernel.cuh): over the
 // first digits d with total p1(d) p2 > local, the sum of p12 = p1(d) p2
-// times share_over(third, tail, bins, local / (total p12)). `first`: the
-// first digit's shares, ascending. The walk takes them from the largest
-// down, so the threshold only grows, and with it the index share_over
-// would find: one pass over `third` serves every pair, where a binary
+// times the share of the third digit's keys in children over a local sort,
+// the sum of the third digit's shares over local / (total p12). `first`,
+// `third`: the digits' shares, ascending; `tail[i]`: the sum of third[i..]
+// (tail[bins] = 0). The walk takes the first shares from the largest down,
+// so the threshold only grows, and with it the index of the first third
+// share over it: one pass over `third` serves every pair, where a binary
 // search a pair took 0.16 ms of the plan kernel on Zipf keys (heavy second
 // digits pair with many first ones).
 GPUSORT_HD float triple_share(const float* first, float p2, const float* third, const float* tail, int bins,
