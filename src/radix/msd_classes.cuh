@@ -46,9 +46,20 @@ __device__ __forceinline__ std::uint64_t mapped_key(std::uint64_t o, const std::
   return ok ? class_key(o, entry) : o;
 }
 
+// The lift of a bucket below the first level (class_pass_key): every key
+// of such a bucket has one code, so one class e, and c below the code is
+// the mantissa's rest moved up by 4 + b_e (msd_classes.hpp); c's digit at
+// shift s (s + 8 <= 56) is then ((o << lift) >> s)'s, a shift instead of a
+// table load a key. All ones (a pad, or that key) has the largest digit
+// under every lift, as class_key gives it.
+__device__ __forceinline__ unsigned class_lift(std::uint64_t o, const std::uint16_t* entry) {
+  return 4u + (unsigned(entry[unsigned(o >> class_codes::mantissa_bits)]) & class_codes::b_mask);
+}
+
 // radix::pass_key's interface for the levels' passes over doubles: keys
 // carried twiddled (so stored as they came), each digit taken from the
-// mapped key of the folded, flipped bits (one table load a digit).
+// mapped key of the folded, flipped bits: by the table on the first level
+// (the code), by the tile's lift below it (for_tile).
 // NanFold: false where the order ranks NaNs by their bits (CUB's): the fold
 // is then the -0.0 one alone, as radix::pass_key's.
 template <class K, bool NanFold> struct class_pass_key {
@@ -58,12 +69,23 @@ template <class K, bool NanFold> struct class_pass_key {
   const radix::digit_map<K>& digit;  // c's digit: shift and mask on c; the fold and the flip
   const std::uint16_t* entry;
   bool ok;
+  unsigned lift = 0;  // 0: the digit by the table (or of o, the map not taken)
 
   __device__ static bits carry(bits raw) { return radix::digit_map<K>::carry(raw); }
   __device__ static bits uncarry(bits c) { return radix::digit_map<K>::uncarry(c); }
   __device__ unsigned of_carried(bits c) const {
     const std::uint64_t o = std::uint64_t(digit.template ordered_carried<NanFold>(c));
+    if (lift) return unsigned((o << lift) >> digit.shift) & digit.mask;
     return unsigned(mapped_key(o, entry, ok) >> digit.shift) & digit.mask;
+  }
+  // The form for one tile, whose first key is `raw`: below the first level
+  // (the digit under the code) a tile lies in one bucket, so one class,
+  // and takes its lift; on the first level the table stays.
+  __device__ class_pass_key for_tile(bits raw) const {
+    class_pass_key f = *this;
+    if (ok && digit.shift + class_codes::code_bits <= class_codes::mantissa_bits + 4)
+      f.lift = class_lift(std::uint64_t(digit.template ordered_carried<NanFold>(carry(raw))), entry);
+    return f;
   }
   __device__ static bits carried_pad(bits pad) { return radix::digit_map<K>::carry(pad); }
   // the form of a pass's arguments (radix_onesweep::pass_args: key_table)

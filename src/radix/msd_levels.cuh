@@ -138,7 +138,12 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
     const std::size_t first = l.begin[q] + from;
     const unsigned valid = left < tile ? unsigned(left) : unsigned(tile);
     const U ref = digit.ordered(src[l.begin[q]]);
-    const bool mapped = s.classes && *s.classes_ok;  // block-uniform
+    // doubles under the class map: below the first level a bucket has one
+    // class, so c's digit is a shift of o by the first key's lift
+    // (msd_classes.cuh class_lift); 0 where the map is not taken
+    unsigned lift = 0;
+    if constexpr (sizeof(U) == 8 && key_traits<K>::is_float)
+      if (s.classes && *s.classes_ok) lift = class_lift(std::uint64_t(ref), s.classes);  // block-uniform
     const int_map im = s.ints ? *s.ints : int_map{};  // base 0, shift 0 where not taken: c = o
     unsigned long long mine = 0;
     unsigned same = 0;
@@ -158,11 +163,10 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
         const U x = o ^ ref;
         mine |= static_cast<unsigned long long>(x);
         same += x == 0;
-        if constexpr (sizeof(U) == 8 && key_traits<K>::is_float)
-          if (mapped) {
-            atomicAdd(&counts[digit.from_ordered(U(class_key(std::uint64_t(o), s.classes)))], 1u);
-            continue;
-          }
+        if constexpr (sizeof(U) == 8 && key_traits<K>::is_float) {
+          atomicAdd(&counts[digit.from_ordered(U(o << lift))], 1u);
+          continue;
+        }
         if constexpr (sizeof(U) == 8 && !key_traits<K>::is_float) {
           atomicAdd(&counts[digit.from_ordered(U(int_mapped(std::uint64_t(o), im)))], 1u);
           continue;
@@ -183,8 +187,7 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
       unsigned long long word = equal;
       if (from == 0) {
         U r = ref;
-        if constexpr (sizeof(U) == 8 && key_traits<K>::is_float)
-          if (mapped) r = U(class_key(std::uint64_t(ref), s.classes));
+        if constexpr (sizeof(U) == 8 && key_traits<K>::is_float) r = U(ref << lift);
         if constexpr (sizeof(U) == 8 && !key_traits<K>::is_float) r = U(int_mapped(std::uint64_t(ref), im));
         word += same_digit(digit.from_ordered(r));
       }

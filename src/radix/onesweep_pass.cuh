@@ -183,8 +183,16 @@ __device__ __forceinline__ void look_back(const pass_args<K, P, Geo>& a, unsigne
 }
 
 // One tile of one pass: load, rank, look-back, scatter (see the header).
+// The key form for one tile: a form whose digits depend on the tile's keys
+// (radix_msd's class_pass_key below the first level) makes the tile's own
+// from its first key; every other form is the block's.
+template <class PK, class U> __device__ __forceinline__ PK tile_form(const PK& pk, const U* tile_keys) {
+  if constexpr (requires { pk.for_tile(tile_keys[0]); }) return pk.for_tile(tile_keys[0]);
+  else return pk;
+}
+
 template <class T, bool Formed, class K, class P, class Geo, class Shared, class PK>
-__device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const PK& pk, const Shared& s,
+__device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const PK& form, const Shared& s,
                                           const typename key_traits<K>::bits* src, typename key_traits<K>::bits* dst,
                                           const P* vsrc, P* vdst, unsigned tile, const tile_place& w,
                                           const form_here& f) {
@@ -213,16 +221,17 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
   };
   if (full) {
     block::for_striped<true, I>(int(valid), [&](int i, unsigned slot, bool) {
-      key[i] = pk.carry(tile_keys[slot]);
+      key[i] = form.carry(tile_keys[slot]);
       if constexpr (pairs) val[i] = value_at(slot);
     });
   } else {
     block::for_striped<false, I>(int(valid), [&](int i, unsigned slot, bool live) {
-      key[i] = live ? pk.carry(tile_keys[slot]) : pk.carried_pad(a.pad);
+      key[i] = live ? form.carry(tile_keys[slot]) : form.carried_pad(a.pad);
       if constexpr (pairs)
         if (live) val[i] = value_at(slot);
     });
   }
+  const PK pk = tile_form(form, tile_keys);
   // a key and its value to their place; argsort's last write may drop the
   // key and widen the value
   const auto put = [&](unsigned long long at, U k, const P& v) {
