@@ -440,6 +440,25 @@ TEST(RadixMsdClasses, CodeBudget) {
   }
 }
 
+// A class's code bits from their definition: the fewest b (at most 8) for
+// which 2^b codes of ceil(count / 2^b) keys each hold at most t keys,
+// found by dividing, over small counts and thresholds and large ones.
+TEST(RadixMsdClasses, CodeBitsAreTheFewestThatHoldT) {
+  const auto fewest = [](unsigned long long count, unsigned long long t) {
+    unsigned b = 0;
+    while (b < 8 && (count + (1ull << b) - 1) / (1ull << b) > t) ++b;
+    return b;
+  };
+  for (unsigned long long count = 0; count < 600; ++count)
+    for (unsigned long long t = 0; t < 600; ++t)
+      ASSERT_EQ(md::class_code_bits(count, t), fewest(count, t)) << count << " keys, threshold " << t;
+  std::mt19937_64 rng(13);
+  for (int trial = 0; trial < 100000; ++trial) {
+    const unsigned long long count = rng() >> (24 + rng() % 40), t = rng() >> (24 + rng() % 40);
+    ASSERT_EQ(md::class_code_bits(count, t), fewest(count, t)) << count << " keys, threshold " << t;
+  }
+}
+
 // The class every NaN folds into (msd_classes.hpp nan_class), from the
 // order's own rank: under NaNs largest every NaN of either sign and any
 // payload ranks in that class, but the descending pad's pattern, which the

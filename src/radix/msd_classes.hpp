@@ -55,15 +55,14 @@ GPUSORT_HD unsigned nan_class(const key_order<double>& o) {
   return unsigned((~std::uint64_t(0) ^ o.flip) >> class_codes::mantissa_bits);
 }
 
-// The codes of the classes counted in count[classes] (keys of each top-12-
-// bit value of the ordered bits), into entry[classes]. False where more
-// than 256 classes are occupied (the map cannot give each its own code) or
-// none is.
-// Codes for a class of `count` keys at threshold t: the fewest (a power of
-// two, at most 256) that hold at most t keys each.
+// Codes for a class of `count` keys at threshold t: 2^b, the fewest (b at
+// most 8) that hold at most t keys each. ceil(count / 2^b) <= t exactly
+// where count <= t 2^b (t a whole number), which holds from some b on: b is
+// the number of smaller exponents where it fails, counted without a loop
+// that waits on each test (t is at most n: t 2^7 does not overflow).
 GPUSORT_HD unsigned class_code_bits(unsigned long long count, unsigned long long t) {
-  unsigned b = 0;  // ceil(count / 2^b) > t: without overflow
-  while (b < unsigned(class_codes::code_bits) && (count >> b) + ((count & ((1ull << b) - 1)) != 0) > t) ++b;
+  unsigned b = 0;
+  for (unsigned k = 0; k < unsigned(class_codes::code_bits); ++k) b += (t << k) < count;
   return b;
 }
 

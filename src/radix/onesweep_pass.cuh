@@ -249,8 +249,24 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
   // exchange as soon as it is ranked
   unsigned counts[BPT], starts[BPT];
   unsigned* row = a.lookback + std::size_t(tile) * T::bins;
+  // The ranker reads each key's digit twice (count, then rank). A form whose
+  // digit is dear (radix_msd's class_pass_key: a table load on the first
+  // level) makes each once, four to a register.
+  constexpr bool dear = requires { PK::dear_digit; };
+  static_assert(!dear || T::radix_bits <= 8, "a digit a byte");
+  unsigned made[dear ? (I + 3) / 4 : 1];
+  if constexpr (dear) {
+#pragma unroll
+    for (int j = 0; j < (I + 3) / 4; ++j) made[j] = 0;
+#pragma unroll
+    for (int i = 0; i < I; ++i) made[i / 4] |= pk.of_carried(key[i]) << (8 * (i % 4));
+  }
+  const auto digit_of = [&](int i) -> unsigned {
+    if constexpr (dear) return (made[i / 4] >> (8 * (i % 4))) & 0xFFu;
+    else return pk.of_carried(key[i]);
+  };
   const bool ranked = ranker::rank_each(
-      *s.rank, [&](int i) { return pk.of_carried(key[i]); },
+      *s.rank, digit_of,
       [&](int i, unsigned r) {
         s.keys[r] = key[i];
         if constexpr (pairs) s.vals[r] = val[i];
@@ -269,7 +285,7 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
 
   if (!ranked) {
     // every key of the tile (pads included) has digit d: store it straight through
-    const unsigned d = pk.of_carried(key[0]);
+    const unsigned d = digit_of(0);
 #pragma unroll
     for (int u = 0; u < BPT; ++u) starts[u] = 0;
     look_back<T>(a, tile, w, counts, starts, s.global);  // look-back
