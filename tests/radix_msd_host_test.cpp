@@ -459,6 +459,40 @@ TEST(RadixMsdClasses, CodeBitsAreTheFewestThatHoldT) {
   }
 }
 
+// The levels below the first take a bucket's digits by its lift
+// (msd_classes.hpp class_lift) instead of the class map: for every key of a
+// class, every digit under the code (shifts 0 to 48) of (o << lift) >> s is
+// class_key's, and all ones (a pad) takes a digit no key of the class tops.
+TEST(RadixMsdClasses, LiftGivesTheMappedDigitsBelowTheCode) {
+  using C = md::class_codes;
+  std::mt19937_64 rng(17);
+  std::vector<unsigned long long> count(C::classes);
+  std::vector<std::uint16_t> entry(C::classes);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::fill(count.begin(), count.end(), 0ull);
+    const int k = 1 + int(rng() % 200);
+    std::vector<unsigned> classes;
+    for (int i = 0; i < k; ++i) {
+      const unsigned e = unsigned(rng() % C::classes);
+      count[e] += 1 + (rng() % 3 == 0 ? rng() % 10000000 : rng() % 100);
+      classes.push_back(e);
+    }
+    ASSERT_TRUE(md::make_class_codes(count.data(), entry.data()));
+    for (int key = 0; key < 2000; ++key) {
+      const unsigned e = classes[rng() % classes.size()];
+      const std::uint64_t o = std::uint64_t(e) << C::mantissa_bits | (rng() >> C::class_bits);
+      if (o == ~std::uint64_t(0)) continue;
+      const unsigned lift = md::class_lift(o, entry.data());
+      const std::uint64_t c = md::class_key(o, entry.data());
+      for (unsigned s = 0; s + C::code_bits <= C::mantissa_bits + 4; s += C::code_bits) {
+        const unsigned d = unsigned((o << lift) >> s) & 255u;
+        ASSERT_EQ(d, unsigned(c >> s) & 255u) << "trial " << trial << " class " << e << " shift " << s;
+        ASSERT_LE(d, unsigned((~std::uint64_t(0) << lift) >> s) & 255u) << "a pad below key " << o;
+      }
+    }
+  }
+}
+
 // The class every NaN folds into (msd_classes.hpp nan_class), from the
 // order's own rank: under NaNs largest every NaN of either sign and any
 // payload ranks in that class, but the descending pad's pattern, which the

@@ -42,16 +42,6 @@ namespace gpusort::detail::radix_msd {
 // choice of instance tests it against 0.
 constexpr unsigned class_nan_free = 2;
 
-// The lift of a bucket below the first level (class_pass_key): every key
-// of such a bucket has one code, so one class e, and c below the code is
-// the mantissa's rest moved up by 4 + b_e (msd_classes.hpp); c's digit at
-// shift s (s + 8 <= 56) is then ((o << lift) >> s)'s, a shift instead of a
-// table load a key. All ones (a pad, or that key) has the largest digit
-// under every lift, as class_key gives it.
-__device__ __forceinline__ unsigned class_lift(std::uint64_t o, const std::uint16_t* entry) {
-  return 4u + (unsigned(entry[unsigned(o >> class_codes::mantissa_bits)]) & class_codes::b_mask);
-}
-
 // radix::pass_key's interface for the levels' passes over doubles: keys
 // carried twiddled (so stored as they came), each digit taken from the
 // mapped key of the folded, flipped bits: by the table on the first level

@@ -120,4 +120,15 @@ GPUSORT_HD std::uint64_t class_key(std::uint64_t o, const std::uint16_t* entry) 
   return code << 56 | rest << (4 + b);
 }
 
+// The lift of a bucket below the first level (msd_classes.cuh class_pass_key): every key
+// of such a bucket has one code, so one class e, and c below the code is
+// the mantissa's rest moved up by 4 + b_e (the header); c's digit at
+// shift s (s + 8 <= 56) is then ((o << lift) >> s)'s, a shift instead of a
+// table load a key. All ones (a pad, or that key) takes the largest digit
+// any key of the class can take at every shift, so it ranks last as
+// class_key ranks it (255 at every shift of 12 or more).
+GPUSORT_HD unsigned class_lift(std::uint64_t o, const std::uint16_t* entry) {
+  return 4u + (unsigned(entry[unsigned(o >> class_codes::mantissa_bits)]) & class_codes::b_mask);
+}
+
 }  // namespace gpusort::detail::radix_msd
