@@ -140,7 +140,7 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
     const U ref = digit.ordered(src[l.begin[q]]);
     // doubles under the class map: below the first level a bucket has one
     // class, so c's digit is a shift of o by the first key's lift
-    // (msd_classes.cuh class_lift); 0 where the map is not taken
+    // (msd_classes.hpp class_lift); 0 where the map is not taken
     unsigned lift = 0;
     if constexpr (sizeof(U) == 8 && key_traits<K>::is_float)
       if (s.classes && *s.classes_ok) lift = class_lift(std::uint64_t(ref), s.classes);  // block-uniform
