@@ -182,7 +182,6 @@ __device__ __forceinline__ void look_back(const pass_args<K, P, Geo>& a, unsigne
   }
 }
 
-// One tile of one pass: load, rank, look-back, scatter (see the header).
 // The key form for one tile: a form whose digits depend on the tile's keys
 // (radix_msd's class_pass_key below the first level) makes the tile's own
 // from its first key; every other form is the block's.
@@ -191,6 +190,7 @@ template <class PK, class U> __device__ __forceinline__ PK tile_form(const PK& p
   else return pk;
 }
 
+// One tile of one pass: load, rank, look-back, scatter (see the header).
 template <class T, bool Formed, class K, class P, class Geo, class Shared, class PK>
 __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const PK& form, const Shared& s,
                                           const typename key_traits<K>::bits* src, typename key_traits<K>::bits* dst,
