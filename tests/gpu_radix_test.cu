@@ -18,6 +18,7 @@
 #include "radix/onesweep_tuning.cuh"
 
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <type_traits>
@@ -356,6 +357,110 @@ TEST_F(GpuRadixMsdClassFallback, ManyRareClasses) {
                                        describe<double>("rare classes", n, dir, pairs, in_place, algorithm::radix_msd)));
       }
   }
+}
+
+// radix_msd's local sort holds doubles as their ordered bits in every run
+// without a -0.0 (held_local_form), and sorts a run with one in the order
+// that folds -0.0 onto +0.0, where the two zeros are equal and keep their
+// input order. Keys near zero put both zeros, the denormals of both signs
+// and small normals into the same few runs: with and without -0.0 (the
+// held form over the zeros' run), a single local sort and several levels,
+// bit ranges that cut the zeros' patterns, keys and u32 values, both
+// orders, in place and not; bit for bit against CUB.
+std::vector<double> near_zero(std::size_t n, bool minus_zeros, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> keys(n);
+  for (double& k : keys) {
+    const std::uint64_t pick = rng() % 100, sign = rng() & 1 ? 0x8000000000000000ull : 0;
+    std::uint64_t b;
+    if (pick < 6) b = minus_zeros && (rng() & 1) ? 0x8000000000000000ull : 0;  // a zero
+    else if (pick < 50) b = sign | (rng() & 0x000FFFFFFFFFFFFFull);          // a denormal
+    else b = sign | (std::uint64_t(rng() % 40 + 1) << 52) | (rng() & 0x000FFFFFFFFFFFFFull);  // small normals
+    std::memcpy(&k, &b, 8);
+  }
+  return keys;
+}
+
+class GpuRadixMsdHeldDoubles : public t::gpu_test {};
+TEST_F(GpuRadixMsdHeldDoubles, ZerosOfBothSigns) {
+  struct range {
+    int begin, end;
+  };
+  const range ranges[] = {{0, -1}, {0, 63}, {3, 64}, {20, 61}};
+  std::size_t step = 0;
+  for (std::size_t n : {std::size_t(3001), std::size_t(600001), (std::size_t(1) << 21) + 3})
+    for (bool minus_zeros : {true, false}) {
+      const auto in = near_zero(n, minus_zeros, 4100 + n + minus_zeros);
+      for (const range& r : ranges)
+        for (bool pairs : {false, true}) {
+          const auto dir = t::both_orders[step % 2];
+          const bool in_place = step++ % 3 == 0;
+          GPUSORT_CASE(run_input<double>(algorithm::radix_msd, in, dir, r.begin, r.end, pairs, in_place,
+                                         describe<double>(minus_zeros ? "zeros of both signs" : "+0.0 only", n, dir,
+                                                          pairs, in_place, algorithm::radix_msd) +
+                                             " bits [" + std::to_string(r.begin) + ", " + std::to_string(r.end) +
+                                             ")"));
+        }
+    }
+}
+
+// radix_msd's local sort on runs of few values with many copies each (the
+// counting path's groups of equal keys, msd_count.cuh): clusters of values
+// that share their top bits, so that after the levels a run holds a
+// cluster; each value comes a few hundred times. Clusters of distinct
+// values (a stable pass by group number places them), clusters with twins
+// (two values that differ in their lowest bit only share the counting
+// prefix: a group of mixed keys over the bound, so the path gives up and
+// the run is sorted digit by digit), and more values a run than the path
+// numbers (256 and more). Keys and u32 values, both orders, in place and
+// not, bit for bit against CUB.
+template <class K> std::vector<K> clustered(std::size_t n, int values_a_cluster, bool twins, std::uint64_t seed) {
+  using bits = typename gpusort::detail::key_traits<K>::bits;
+  constexpr int w = int(sizeof(K) * 8);
+  constexpr int shared_top = w == 64 ? 20 : 16;  // the cluster's common bits
+  std::mt19937_64 rng(seed);
+  const int clusters = int(n / (std::size_t(values_a_cluster) * 300)) + 1;
+  std::vector<bits> value;
+  for (int c = 0; c < clusters; ++c) {
+    const std::uint64_t top = rng() >> (64 - shared_top);
+    for (int v = 0; v < values_a_cluster; ++v) {
+      std::uint64_t b = (top << (w - shared_top)) | ((rng() >> shared_top) >> (64 - w));
+      if (twins && v % 2 == 1) b = std::uint64_t(value.back()) ^ 1u;
+      value.push_back(bits(b));
+    }
+  }
+  std::vector<K> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bits b = value[std::size_t(rng() % value.size())];
+    std::memcpy(&keys[i], &b, sizeof(K));
+  }
+  return keys;
+}
+
+template <class K> class GpuRadixMsdEqualGroups : public t::gpu_test {};
+using equal_group_keys = ::testing::Types<std::uint32_t, std::uint64_t, std::int64_t, double>;
+TYPED_TEST_SUITE(GpuRadixMsdEqualGroups, equal_group_keys, t::key_name);
+TYPED_TEST(GpuRadixMsdEqualGroups, FewValuesManyCopies) {
+  using K = TypeParam;
+  struct shape {
+    int values;
+    bool twins;
+    const char* what;
+  };
+  const shape shapes[] = {{3, false, "3 values a cluster"},   {12, false, "12 values a cluster"},
+                          {12, true, "12 values in twins"},   {40, false, "40 values a cluster"},
+                          {300, false, "300 values a cluster"}};
+  std::size_t step = 0;
+  for (std::size_t n : {std::size_t(600001), (std::size_t(1) << 21) + 3})
+    for (const shape& sh : shapes) {
+      const auto in = clustered<K>(n, sh.values, sh.twins, 5200 + n + std::size_t(sh.values) + sh.twins);
+      for (bool pairs : {false, true}) {
+        const auto dir = t::both_orders[step % 2];
+        const bool in_place = step++ % 3 == 0;
+        GPUSORT_CASE(run_input<K>(algorithm::radix_msd, in, dir, 0, -1, pairs, in_place,
+                                  describe<K>(sh.what, n, dir, pairs, in_place, algorithm::radix_msd)));
+      }
+    }
 }
 
 // Digits as the kernels extract them *on the device*: digit_map::of made in

@@ -87,6 +87,7 @@ template <class K, class P> struct buffers {
   segmented::list_scratch lists[3];    // by level parity; the pass's
   unsigned* lookback = nullptr;        // [tile][digit]
   run* runs = nullptr;
+  run* folded = nullptr;  // doubles: the run with a -0.0, left by the local sort's held form (zeroed)
   // doubles over the full range: the class map (msd_classes.cuh)
   unsigned long long* class_count = nullptr;  // [class_codes::classes] (zeroed)
   unsigned* level_hist = nullptr;             // [pass][digit] of the mapped keys (zeroed)
@@ -125,6 +126,7 @@ template <class K, class P> struct buffers {
     lsd_tiles = t.take<unsigned>(std::size_t(levels) + 1);
     first_level = t.take<int>(1);
     span = t.take<radix_onesweep::key_span>(1);
+    if constexpr (key_traits<K>::is_float && sizeof(U) == 8) folded = t.take<run>(1);
     if (radix::pass_key<K>::offsets_for(p.ord) && p.n <= T::lsd_max_keys)
       hist2 = t.take<unsigned>(std::size_t(levels) * T::bins);
     if (maps_classes(p.ord)) {
@@ -217,9 +219,10 @@ struct family {
     const bool dependent = dependent_launches(ctx);
     // integers: no NaN to fold; narrower floats spill little either way and
     // keep one instance (build time); doubles: the instance without the NaN
-    // test (their spills: local_kernel) for CUB's order, and under NaNs
-    // largest for every run but the edge one, where the NaNs lie, which the
-    // folding instance sorts alone (run_share)
+    // test (their spills: local_kernel), which holds the keys as ordered bits,
+    // for CUB's order, and under NaNs largest for every run but the edge one,
+    // where the NaNs lie; then the folding instance, in one launch, sorts the
+    // edge run (run_share) and the run with a -0.0 the other left (folded)
     constexpr bool split_nans = key_traits<K>::is_float && sizeof(K) == 8;
     auto local = local_kernel<T, K, P, key_traits<K>::is_float && !split_nans>;
     auto edge_local = local;
@@ -229,13 +232,13 @@ struct family {
     constexpr std::size_t local_shared = local_shared_bytes<T, U, P>();
     static_assert(local_shared <= local_shared_max, "msd_plan.hpp's bound on the local sort's shared memory");
     allow_shared_memory(ctx, local, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
-    if (nan_edge) allow_shared_memory(ctx, edge_local, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
 
-    if (p.n <= T::local_keys) {  // one local sort: the one run is the edge run
+    if (p.n <= T::local_keys) {  // one local sort: the one run is the edge run, doubles' folding instance sorts it
       seed_kernel<T::bins><<<1, 1, 0, p.stream>>>(b.runs, b.counters, run{0, p.n, b.levels, radix_onesweep::buf_in});
       ctx.check_launch("radix msd seed");
-      (nan_edge ? edge_local : local)<<<1, T::local_threads, local_shared, p.stream>>>(keys, vals, runs, p.ord,
-                                                                                       nullptr, share);
+      if (split_nans) allow_shared_memory(ctx, edge_local, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
+      (split_nans ? edge_local : local)<<<1, T::local_threads, local_shared, p.stream>>>(
+          keys, vals, runs, p.ord, nullptr, split_nans ? run_share{true, p.ord.flip != 0, p.n} : share, nullptr);
       return ctx.check_launch("radix msd local sort");
     }
 
@@ -337,7 +340,10 @@ struct family {
       launch_dependent(ctx, dependent, clear_kernel<T::bins>, grid_for(at.list.bound * 256, 256, std::size_t(sms) * 8),
                        256, 0, p.stream, "launch of radix msd clear", s, at.list, j);
       const auto digit = radix::digit_map<K>::of(p.ord, T::radix_bits, b.levels - 1 - j);
-      launch_dependent(ctx, dependent, histogram_kernel<T, K>,
+      auto level_hist = histogram_kernel<T, K>;
+      if constexpr (key_traits<K>::is_float)
+        if (!p.ord.nans_largest()) level_hist = histogram_kernel<T, K, false>;
+      launch_dependent(ctx, dependent, level_hist,
                        grid_for(tiles, 1, std::size_t(sms) * T::hist_blocks_per_sm), T::hist_threads, 0, p.stream,
                        "launch of radix msd histogram", keys, s, at.list, j, digit);
       launch_dependent(ctx, dependent, triage_kernel<K>, warps, 256, 0, p.stream, "launch of radix msd triage", s,
@@ -359,17 +365,21 @@ struct family {
     // (64-bit integers: two instances, the one for the map's choice sorts)
     const unsigned grid = grid_for(b.bound.runs, 1, std::size_t(sms) * 4);
     launch_dependent(ctx, dependent, local, grid, T::local_threads, local_shared, p.stream,
-                     "launch of radix msd local sort", keys, vals, runs, p.ord, b.ints, share);
-    if (nan_edge)  // the edge run: the grid reads the run list once
-      launch_dependent(ctx, dependent, edge_local, grid_for(b.bound.runs, T::local_threads, std::size_t(sms) * 4),
-                       T::local_threads, local_shared, p.stream, "launch of radix msd local sort (NaN edge)", keys,
-                       vals, runs, p.ord, b.ints, share);
+                     "launch of radix msd local sort", keys, vals, runs, p.ord, b.ints, share, b.folded);
+    if (split_nans) {  // the edge run (the grid reads the run list once) and the folded run
+      allow_shared_memory(ctx, edge_local, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
+      launch_dependent(ctx, dependent, edge_local,
+                       nan_edge ? grid_for(b.bound.runs, T::local_threads, std::size_t(sms) * 4) : 1u,
+                       T::local_threads, local_shared, p.stream, "launch of radix msd local sort (folding)", keys,
+                       vals, runs, p.ord, b.ints, share, b.folded);
+    }
     if constexpr (!key_traits<K>::is_float && sizeof(U) == 8)
       if (b.ints) {
         const auto mapped = local_kernel<T, K, P, false, true>;
         allow_shared_memory(ctx, mapped, local_shared, "cudaFuncSetAttribute(radix msd local sort)");
         launch_dependent(ctx, dependent, mapped, grid, T::local_threads, local_shared, p.stream,
-                         "launch of radix msd local sort", keys, vals, runs, p.ord, b.ints, run_share{});
+                         "launch of radix msd local sort", keys, vals, runs, p.ord, b.ints, run_share{},
+                         static_cast<run*>(nullptr));
       }
   }
 

@@ -105,12 +105,18 @@ __device__ __forceinline__ void push_copy(const work_list<run>& runs, std::size_
 
 // The level's digit counts per listed bucket, the bits that vary, and the
 // keys equal to the bucket's first key (msd_plan.hpp one_value_child).
-template <class T, class K>
+// NanFold: false for float orders that rank NaNs by their bits (CUB's):
+// a key's ordered bits then skip the NaN test (as the passes' pass_key).
+template <class T, class K, bool NanFold = true>
 __global__ void __launch_bounds__(T::hist_threads)
 histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, segment_list l, int level,
                  radix::digit_map<K> digit) {
   wait_for_prior_grids();
   using U = typename key_traits<K>::bits;
+  const auto ordered = [&](U k) {
+    if constexpr (NanFold) return digit.ordered(k);
+    else return digit.template ordered_carried<false>(radix::digit_map<K>::carry(k));
+  };
   __shared__ unsigned counts[T::bins];
   __shared__ unsigned long long differ, equal;
   const slot_plan pl = s.plan[level];
@@ -137,7 +143,7 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
     const std::size_t left = l.size[q] - from;
     const std::size_t first = l.begin[q] + from;
     const unsigned valid = left < tile ? unsigned(left) : unsigned(tile);
-    const U ref = digit.ordered(src[l.begin[q]]);
+    const U ref = ordered(src[l.begin[q]]);
     // doubles under the class map: below the first level a bucket has one
     // class, so c's digit is a shift of o by the first key's lift
     // (msd_classes.hpp class_lift); 0 where the map is not taken
@@ -159,7 +165,7 @@ histogram_kernel(key_buffers<typename key_traits<K>::bits> keys, level_state s, 
 #pragma unroll
       for (int i = 0; i < T::hist_items; ++i) {
         if (c + unsigned(i) * T::hist_threads + threadIdx.x >= valid) continue;
-        const U o = digit.ordered(k[i]);
+        const U o = ordered(k[i]);
         const U x = o ^ ref;
         mine |= static_cast<unsigned long long>(x);
         same += x == 0;
