@@ -10,6 +10,8 @@
 //   count  one counting sort by the top 12 of the bits that differ, and
 //          the keys sharing those bits ordered by comparison
 //          (msd_count.cuh), when no such group exceeds count_most keys;
+//          or, when the run has at most 255 such groups and each larger
+//          one holds equal keys, one stable pass by group (equal_groups);
 //          else
 //   split  two stable passes by the top two such digits, then the keys
 //          sharing that 16-bit prefix placed by counting (split_and_sort),
