@@ -48,7 +48,8 @@ template <class P> struct value_buffers {
 
 // The local sort's key form for doubles in an order that ranks NaNs by
 // their bits: each key held as its ordered bits before the -0.0 fold (the
-// twiddle, then the descending flip: a bijection), ranked by a plain
+// twiddle, then the descending flip: a bijection; full_order's encoding, on
+// raw bits and built in device code), ranked by a plain
 // unsigned order over the same bit range. A digit or a comparison is then
 // a shift and a mask, where the raw bits took the twiddle, the fold and the
 // flip again for every digit and every comparison (zipf doubles' local sort
