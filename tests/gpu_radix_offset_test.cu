@@ -8,7 +8,8 @@
 // (onesweep above its fused histogram, radix_msd above its local sort) and
 // spans from one value to the whole width. The same watch of the first
 // histogram finds sorted input, whose passes are all skipped: sorted keys of
-// every type, and sorted keys with one pair out of order.
+// every type, and sorted keys with one pair out of order; and strictly
+// descending input, which is reversed.
 #include "gpu_radix_input.hpp"
 #include "radix/msd_tuning.cuh"
 #include "radix/onesweep_tuning.cuh"
@@ -107,12 +108,79 @@ template <class K> void test_sorted(algorithm algo) {
                                               false, algo)));
 }
 
+// Keys that never rise (the same watch): their sort is a reversal that keeps
+// each run of equal keys in input order, one launch (in place: into the
+// scratch and a copy back), when no run is longer than reverse_run_max.
+// The generator's sorted keys in the other order, under both orders; the
+// same with each key repeated 1, 2, 3, 31, 62 or 5 times (runs up to the
+// bound; a run of 62 that holds a 32-aligned row sends the keys to the
+// passes); few values (runs far over the bound: the passes); one pair
+// swapped at the end, at a warp's edge and in the middle; keys descending in
+// bits [w/2, w) with random low halves, whose reversal orders them by those
+// bits alone; and floats through zeros of both signs (a run of equal keys
+// whose bits differ).
+template <class K> void test_reversed(algorithm algo) {
+  using traits = gpusort::detail::key_traits<K>;
+  using bits = typename traits::bits;
+  constexpr int w = t::width_of<K>;
+  std::size_t step = 0;
+  for (std::size_t n : {std::size_t(40001), std::size_t(300007), (std::size_t(1) << 21) + 5})
+    for (bool pairs : {false, true}) {
+      const bool in_place = step++ % 2 == 1;
+      for (auto dir : t::both_orders) {
+        const auto other = dir == gpusort::order::ascending ? gpusort::order::descending : gpusort::order::ascending;
+        const auto opt = t::make_options(other, 0, -1, algo);
+        const auto in = t::h::reference_sort<K>(t::h::generate<K>(t::h::dist::sorted, n, 14000 + n), opt);
+        GPUSORT_CASE(t::run_input<K>(algo, in, dir, 0, -1, pairs, in_place,
+                                     t::describe<K>("reversed", n, dir, pairs, in_place, algo)));
+        std::vector<K> runs;
+        constexpr std::size_t lengths[] = {1, 2, 3, 31, 62, 5};
+        for (std::size_t k = 0; runs.size() < n; ++k)
+          for (std::size_t c = 0; c < lengths[k % 6] && runs.size() < n; ++c) runs.push_back(in[k]);
+        GPUSORT_CASE(t::run_input<K>(algo, runs, dir, 0, -1, pairs, in_place,
+                                     t::describe<K>("reversed in runs", n, dir, pairs, in_place, algo)));
+        const auto few = t::h::reference_sort<K>(t::h::generate<K>(t::h::dist::few_unique, n, 14100 + n), opt);
+        GPUSORT_CASE(t::run_input<K>(algo, few, dir, 0, -1, pairs, in_place,
+                                     t::describe<K>("reversed few values", n, dir, pairs, in_place, algo)));
+        for (std::size_t at : {n - 1, std::size_t(32), n / 2 + 1}) {
+          auto broken = in;
+          std::swap(broken[at - 1], broken[at]);
+          GPUSORT_CASE(t::run_input<K>(algo, broken, dir, 0, -1, pairs, in_place,
+                                       t::describe<K>(("reversed but " + std::to_string(at)).c_str(), n, dir, pairs,
+                                                      in_place, algo)));
+        }
+      }
+    }
+  const auto opt = t::make_options(gpusort::order::descending, w / 2, w, algo);
+  const auto in = t::h::reference_sort<K>(t::raw_keys<K>(300007, 14900, [](std::uint64_t r) { return r; }), opt);
+  for (bool in_place : {false, true})
+    GPUSORT_CASE(t::run_input<K>(algo, in, gpusort::order::ascending, w / 2, w, true, in_place,
+                                 t::describe<K>("reversed in its bit range", in.size(), gpusort::order::ascending,
+                                                true, in_place, algo)));
+  if constexpr (traits::is_float) {
+    // m positive finite values falling to the denormals, zeros of both
+    // signs (a run of 7: +0 -0 -0 +0 -0 +0 +0), m negative values falling
+    const bits sign = bits(bits(1) << (w - 1));
+    const std::size_t m = w == 16 ? 20000 : 100000;
+    std::vector<K> z;
+    for (std::size_t i = 0; i < m; ++i) z.push_back(traits::from_raw(bits(m - i)));
+    for (bool minus : {false, true, true, false, true, false, false}) z.push_back(traits::from_raw(minus ? sign : bits(0)));
+    for (std::size_t i = 1; i <= m; ++i) z.push_back(traits::from_raw(bits(sign | bits(i))));
+    for (bool pairs : {false, true})
+      GPUSORT_CASE(t::run_input<K>(algo, z, gpusort::order::ascending, 0, -1, pairs, false,
+                                   t::describe<K>("reversed through zeros", z.size(), gpusort::order::ascending,
+                                                  pairs, false, algo)));
+  }
+}
+
 template <class K> class GpuRadixOffset : public t::gpu_test {};
 TYPED_TEST_SUITE(GpuRadixOffset, t::key_types, t::key_name);
 TYPED_TEST(GpuRadixOffset, Onesweep) { test_spans<TypeParam>(algorithm::radix_onesweep); }
 TYPED_TEST(GpuRadixOffset, Msd) { test_spans<TypeParam>(algorithm::radix_msd); }
 TYPED_TEST(GpuRadixOffset, SortedOnesweep) { test_sorted<TypeParam>(algorithm::radix_onesweep); }
 TYPED_TEST(GpuRadixOffset, SortedMsd) { test_sorted<TypeParam>(algorithm::radix_msd); }
+TYPED_TEST(GpuRadixOffset, ReversedOnesweep) { test_reversed<TypeParam>(algorithm::radix_onesweep); }
+TYPED_TEST(GpuRadixOffset, ReversedMsd) { test_reversed<TypeParam>(algorithm::radix_msd); }
 
 // Small cases that take the offset, for compute-sanitizer (memcheck,
 // racecheck): `--gtest_filter='GpuSanitizeOffset.*'`. Small signed values
@@ -127,6 +195,13 @@ TEST_F(GpuSanitizeOffset, Small) {
         GPUSORT_CASE(t::run_input<std::int32_t>(algo, a, dir, 0, -1, pairs, false,
                                                 t::describe<std::int32_t>("sanitize span", a.size(), dir, pairs,
                                                                           false, algo)));
+        // strictly descending: the reversal
+        std::vector<std::uint32_t> down(40001);
+        for (std::size_t i = 0; i < down.size(); ++i) down[i] = std::uint32_t(3 * (down.size() - i));
+        GPUSORT_CASE(t::run_input<std::uint32_t>(algo, down, gpusort::order::ascending, 0, -1, pairs, pairs,
+                                                 t::describe<std::uint32_t>("sanitize reversed", down.size(),
+                                                                            gpusort::order::ascending, pairs, pairs,
+                                                                            algo)));
         const auto b = span_keys<std::int64_t>(40001, 0, 1ull << 31, 12001);
         GPUSORT_CASE(t::run_input<std::int64_t>(algo, b, dir, 0, -1, pairs, true,
                                                 t::describe<std::int64_t>("sanitize span", b.size(), dir, pairs,

@@ -72,6 +72,30 @@ TEST(RadixOnesweepPlan, EveryPatternEndsInTheOutput) {
       }
 }
 
+// The reversal's plan: one launch from the input, never onto it, that ends
+// in the output, every other slot skipped.
+TEST(RadixOnesweepPlan, ReversalEndsInTheOutput) {
+  for (int passes = 1; passes <= 8; ++passes)
+    for (int in_place = 0; in_place < 2; ++in_place) {
+      const int slots = passes + (in_place && passes % 2 == 1 ? 1 : 0);  // as the host launches
+      os::slot_plan plan[9];
+      os::make_reverse_plan(slots, in_place != 0, plan);
+      auto phys = [&](int b) { return in_place && b == os::buf_in ? int(os::buf_out) : b; };
+      ASSERT_EQ(plan[0].mode, os::slot_reverse);
+      ASSERT_EQ(plan[0].src, os::buf_in);
+      ASSERT_NE(phys(plan[0].dst), phys(os::buf_in)) << "passes=" << passes << " in_place=" << in_place;
+      int latest = plan[0].dst;
+      for (int s = 1; s < slots; ++s) {
+        if (plan[s].mode == os::slot_skip) continue;
+        ASSERT_EQ(plan[s].mode, os::slot_copy);
+        ASSERT_EQ(plan[s].src, latest);
+        ASSERT_NE(phys(plan[s].src), phys(plan[s].dst));
+        latest = plan[s].dst;
+      }
+      EXPECT_EQ(latest, os::buf_out) << "passes=" << passes << " in_place=" << in_place;
+    }
+}
+
 // Every bit range [b, e) of the key (begin_bit not a multiple of 8, widths
 // not a multiple of 8, one bit, the whole key), both orders, digits of 1 and
 // 8 bits, extracted both ways the kernels do: digit_map::of(...)(raw) (block

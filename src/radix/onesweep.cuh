@@ -9,7 +9,9 @@
 //                      threads up to half that tile, else 512)
 //   otherwise          1. memset: histograms, tile counters, first look-back table
 //                      (the first histogram also finds sorted input, whose
-//                      passes are all skipped: key_span)
+//                      passes are all skipped, and input that never
+//                      rises, in short runs of equal keys, which one
+//                      launch reverses: key_span, onesweep_reverse.cuh)
 //                      2. histogram of every pass in one read + scan + plan
 //                         (one launch for n <= fused_max, else two; integer
 //                         orders over every bit add the offset histogram
@@ -224,6 +226,8 @@ struct family {
       a.keys_dropped = p.form.keys_dropped;
       a.wide_out = p.form.wide_out;
       a.slots = slots;
+      a.total = p.n;
+      a.ord = p.ord;
       kernel<<<unsigned(tiles_of(q)), T::threads, shared_bytes, p.stream>>>(a);
       ctx.check_launch("radix onesweep pass");
     }

@@ -48,14 +48,25 @@ template <class K, int MAX_PASSES> struct pass_digits {
 };
 
 // What the first histogram learns besides the counts, per thread: the
-// ordered keys' span (integers; as maxima of ~ordered and ordered) and
-// whether a key ranks below the one before it.
+// ordered keys' span (integers; as maxima of ~ordered and ordered), whether
+// a key ranks below the one before it, and whether one ranks at or above it.
 // With `classes` (shared counters, radix_msd's class map of doubles): each
 // key's class, its top class_bits ordered bits, counted too (a warp's equal
 // classes in one atomic: skewed classes would serialise).
 template <class U> struct key_watch {
   U not_lo = 0, hi = 0;
-  bool unsorted = false;
+  // some key ranks below the one before it; above it; a row of 32 keys
+  // (32-aligned) whose first and last rank alike (in keys that never rise:
+  // 32 equal keys, so runs of equal keys may exceed reverse_run_max)
+  bool unsorted = false, rises = false, long_runs = false;
+  // whether the order's flags can still change a plan: until the keys
+  // have both fallen and risen (random keys: within their first row)
+  __device__ __forceinline__ bool live() const { return !unsorted || !rises; }
+  __device__ __forceinline__ void note(unsigned seen) {
+    unsorted = unsorted || (seen & 1u);
+    rises = rises || (seen & 2u);
+    long_runs = long_runs || (seen & 4u);
+  }
   unsigned* classes = nullptr;
   static constexpr int class_bits = 12;
 };
@@ -65,9 +76,12 @@ template <class U> struct key_watch {
 // guard (a guard per item made ptxas keep a predicate per item, as in the
 // pass kernel's load). With a watch (the first histogram): the span and
 // the order of each key against the next one of the n keys (the next lane's,
-// by a shuffle; a warp's last lane and partial chunks load it).
+// by a shuffle; a warp's last lane and partial chunks load it), and of each
+// 32-aligned row's first key against its last (one vote a row).
 // DIGITS false: the watch alone (radix_msd's class count, class_pass::alone).
-template <class T, class K, bool WATCH = false, bool DIGITS = true>
+// BYTES: every digit d.pass[p] is byte p of ordered - base (whole keys, the
+// common case), so the digits are taken with constant shifts.
+template <class T, class K, bool WATCH = false, bool DIGITS = true, bool BYTES = false>
 __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits* keys, std::size_t begin,
                                              std::size_t end, std::size_t stride,
                                              const pass_digits<K, T::max_passes>& d, unsigned* counts,
@@ -92,9 +106,15 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
       }
     if constexpr (DIGITS) {
       const U t = U(o - base);
+      if constexpr (BYTES) {
+        static_assert(T::radix_bits == 8 && T::max_passes == int(sizeof(U)), "a digit a byte");
 #pragma unroll
-      for (int p = 0; p < T::max_passes; ++p)
-        if (p < d.passes) atomicAdd(&counts[p * T::bins + d.pass[p].from_ordered(t)], 1u);
+        for (int p = 0; p < T::max_passes; ++p) atomicAdd(&counts[p * T::bins + (unsigned(t >> (8 * p)) & 0xFFu)], 1u);
+      } else {
+#pragma unroll
+        for (int p = 0; p < T::max_passes; ++p)
+          if (p < d.passes) atomicAdd(&counts[p * T::bins + d.pass[p].from_ordered(t)], 1u);
+      }
     }
     return o;
   };
@@ -109,16 +129,25 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
 #pragma unroll
       for (int i = 0; i < I; ++i) {
         const U o = count(k[i]);
-        // until the warp sees a key below the one before it (random keys:
-        // within its first keys), then never again: the flag is the warp's
-        // vote, so the branch and the shuffle stay warp-uniform
+        // until the warp sees keys both fall and rise (random keys: within
+        // their first row), then never again: the flags are the warp's
+        // vote, so the branch and the shuffles stay warp-uniform. A row
+        // (item i of the warp's lanes) is 32 consecutive, 32-aligned keys.
         if constexpr (WATCH)
-          if (!watch->unsorted) {
+          if (watch->live()) {
+            const unsigned lane = threadIdx.x & 31u;
             const U r = d.rank_of(o);
             U next = U(__shfl_down_sync(0xFFFFFFFFu, W(r), 1));
+            const U row_last = U(__shfl_sync(0xFFFFFFFFu, W(r), 31));
             const std::size_t g = at + threadIdx.x + std::size_t(i) * threads;
-            if ((threadIdx.x & 31u) == 31u) next = g + 1 < n ? rank_at(g + 1) : r;
-            watch->unsorted = __any_sync(0xFFFFFFFFu, next < r);
+            bool has_next = true;  // the n-th key has none
+            if (lane == 31u) {
+              has_next = g + 1 < n;
+              next = has_next ? rank_at(g + 1) : r;
+            }
+            const unsigned seen = unsigned(next < r) | unsigned(has_next && r < next) << 1 |
+                                  unsigned(lane == 0u && row_last == r) << 2;
+            watch->note(__reduce_or_sync(0xFFFFFFFFu, seen));
           }
       }
     } else {
@@ -129,11 +158,30 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
           const U o = count(from[std::size_t(i) * threads]);
           if constexpr (WATCH) {
             const std::size_t g = at + threadIdx.x + std::size_t(i) * threads;
-            if (!watch->unsorted && g + 1 < n) watch->unsorted = rank_at(g + 1) < d.rank_of(o);
+            if (watch->live()) {
+              const U r = d.rank_of(o);
+              unsigned seen = 0;
+              if (g + 1 < n) {
+                const U next = rank_at(g + 1);
+                seen = unsigned(next < r) | unsigned(r < next) << 1;
+              }
+              if ((g & 31u) == 0 && g + 31 < n && rank_at(g + 31) == r) seen |= 4u;
+              watch->note(seen);
+            }
           }
         }
     }
   }
+}
+
+// Whether digit p of every pass is byte p of the ordered bits (an order over
+// whole keys): count_digits' BYTES.
+template <class T, class K> __device__ __forceinline__ bool whole_bytes(const pass_digits<K, T::max_passes>& d) {
+  if constexpr (T::radix_bits != 8 || T::max_passes != int(sizeof(typename key_traits<K>::bits))) return false;
+  bool whole = d.passes == T::max_passes;
+#pragma unroll
+  for (int p = 0; p < T::max_passes; ++p) whole = whole && d.pass[p].shift == unsigned(8 * p) && d.pass[p].mask == 0xFFu;
+  return whole;
 }
 
 // What the first histogram of radix_msd's doubles counts, by the class
@@ -191,27 +239,37 @@ histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_di
   constexpr std::size_t per_block = std::size_t(T::hist_threads) * T::hist_items;
   const U* from = reinterpret_cast<const U*>(keys);
   const std::size_t at = begin + blockIdx.x * per_block, stride = per_block * gridDim.x;
-  bool unsorted = false;
+  bool unsorted = false, rises = false, long_runs = false;
+  const bool bytes = whole_bytes<T>(d);  // grid-uniform
   if (!SECOND && span) {
     key_watch<U> w;
     if (by_class) w.classes = class_counts;
-    count_digits<T, K, !SECOND, CLASSES != class_pass::alone>(from, at, end, stride, d, counts, T::hist_threads, 0,
-                                                               &w, n);
+    constexpr bool digits = CLASSES != class_pass::alone;
+    if (bytes) count_digits<T, K, true, digits, true>(from, at, end, stride, d, counts, T::hist_threads, 0, &w, n);
+    else count_digits<T, K, true, digits>(from, at, end, stride, d, counts, T::hist_threads, 0, &w, n);
     if constexpr (radix::pass_key<K>::offsets) {
       atomicMax(&block_span[0], (unsigned long long)w.not_lo);
       atomicMax(&block_span[1], (unsigned long long)w.hi);
     }
     unsorted = w.unsorted;
+    rises = w.rises;
+    long_runs = w.long_runs;
+  } else if (bytes) {
+    count_digits<T, K, false, true, true>(from, at, end, stride, d, counts, T::hist_threads, base);
   } else {
     count_digits<T, K>(from, at, end, stride, d, counts, T::hist_threads, base);
   }
   unsorted = __syncthreads_or(unsorted) != 0;
+  rises = __syncthreads_or(rises) != 0;
+  long_runs = __syncthreads_or(long_runs) != 0;
   if (!SECOND && span) {
     if (radix::pass_key<K>::offsets && threadIdx.x < 2) {
       const unsigned long long v = block_span[threadIdx.x];
       if (v) atomicMax(threadIdx.x == 0 ? &span->not_lo : &span->hi, v);
     }
     if (threadIdx.x == 0 && unsorted) atomicOr(&span->unsorted, 1u);
+    if (threadIdx.x == 0 && rises) atomicOr(&span->rises, 1u);
+    if (threadIdx.x == 0 && long_runs) atomicOr(&span->long_runs, 1u);
   }
   if constexpr (counts_classes)
     if (by_class)
@@ -226,7 +284,9 @@ histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_di
 // One block of T::bins threads: bases and the launch plan (see the header).
 // hist may be in global or shared memory.
 // With span (the first histogram's watch): sorted input skips every pass
-// (a copy, or nothing in place); otherwise, for an offset-capable order
+// (a copy, or nothing in place), non-increasing input with short runs of
+// equal keys is reversed;
+// otherwise, for an offset-capable order
 // (offsets), the plan is made only if the offset does not pay, else
 // span->use and span->base are set and the offset scan plans.
 template <class T>
@@ -250,7 +310,10 @@ __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned lon
     offset = 0;
     if (span && !span->unsorted)  // stable sort of sorted keys: the identity
       for (int p = 0; p < passes; ++p) skip[p] = 1;
-    if (span && offsets) {
+    // keys that fall and never rise, in runs of equal keys no longer than
+    // reverse_run_max: the reversal
+    const bool reversed = span && span->unsorted && !span->rises && !span->long_runs;
+    if (span && offsets && !reversed) {
       int varying = 0;
       for (int p = 0; p < passes; ++p) varying += !skip[p];
       // not_lo holds ~least in the key's width
@@ -261,7 +324,8 @@ __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned lon
         span->use = 1;
       }
     }
-    if (!offset) make_plan(skip, passes, slots, in_place, plan);
+    if (reversed) make_reverse_plan(slots, in_place, plan);
+    else if (!offset) make_plan(skip, passes, slots, in_place, plan);
   }
 }
 

@@ -17,7 +17,7 @@
 // A tile whose keys all share one digit (every full tile of sorted or
 // low-entropy input) skips the ranking: after the look-back it stores its
 // keys straight through. The launch's slot_plan (made on the device, see
-// onesweep_histogram.cuh) may instead say skip or copy.
+// onesweep_histogram.cuh) may instead say skip, copy or reverse.
 //
 // Where the tiles lie is the geometry's (Geo): portion_tiles, the tiles of
 // one portion of one array (radix_onesweep), or the segmented sort's tiles
@@ -31,6 +31,7 @@
 #include <gpusort/detail/block/striped.cuh>
 #include "radix/digit.cuh"
 #include "radix/onesweep_plan.hpp"
+#include "radix/onesweep_reverse.cuh"
 #include "radix/onesweep_tuning.cuh"
 
 #include <cuda/atomic>
@@ -105,6 +106,10 @@ template <class K, class P, class Geo = portion_tiles> struct pass_args {
   bool keys_dropped = false;
   std::uint64_t* wide_out = nullptr;
   int slots = 0;
+  // A reversal (slot_reverse): the keys of the whole sort, and the order
+  // whose ranks make the runs of equal keys
+  std::size_t total = 0;
+  key_order<K> ord{};
 };
 
 // What argsort's form means for one launch: positions made instead of
@@ -375,21 +380,32 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
     f.wide = last ? a.wide_out : nullptr;
   }
 
+  // key `at` (and its value) to `to`, under argsort's form
+  const auto move = [&](std::size_t at, std::size_t to) {
+    if constexpr (Formed) {
+      if (!f.drop_keys) dst[to] = src[at];
+      const P v = f.positions ? P(at) : vsrc[at];
+      if (f.wide) f.wide[to] = v;
+      else vdst[to] = v;
+    } else {
+      dst[to] = src[at];
+      if constexpr (pairs) vdst[to] = vsrc[at];
+    }
+  };
   if (plan.mode == slot_copy) {
     for (unsigned t = blockIdx.x; t < tiles; t += blocks) {
       const tile_place w = a.geo.template at<T::tile>(t);
-      for (unsigned i = threadIdx.x; i < w.valid; i += T::threads) {
-        const std::size_t at = w.first + i;
-        if constexpr (Formed) {
-          if (!f.drop_keys) dst[at] = src[at];
-          const P v = f.positions ? P(at) : vsrc[at];
-          if (f.wide) f.wide[at] = v;
-          else vdst[at] = v;
-        } else {
-          dst[at] = src[at];
-          if constexpr (pairs) vdst[at] = vsrc[at];
-        }
-      }
+      for (unsigned i = threadIdx.x; i < w.valid; i += T::threads) move(w.first + i, w.first + i);
+    }
+    return;
+  }
+  if (plan.mode == slot_reverse) {  // keys that never rise (onesweep_reverse.cuh)
+    const auto rank = [&](std::size_t j) { return U(U(a.digit.ordered(src[j]) >> a.ord.shift) & a.ord.mask); };
+    unsigned* words = reinterpret_cast<unsigned*>(s.keys);  // the key exchange is free
+    static_assert(shared::keys_bytes >= 4 * ((T::tile + 2 * reverse_reach) / 32 + 2), "the run words fit");
+    for (unsigned t = blockIdx.x; t < tiles; t += blocks) {
+      const tile_place w = a.geo.template at<T::tile>(t);
+      reverse_tile<T::threads>(w.first, w.valid, a.total, words, rank, move);
     }
     return;
   }

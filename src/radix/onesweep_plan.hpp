@@ -19,7 +19,7 @@
 
 namespace gpusort::detail::radix_onesweep {
 
-enum slot_mode : int { slot_skip = 0, slot_sort = 1, slot_copy = 2 };
+enum slot_mode : int { slot_skip = 0, slot_sort = 1, slot_copy = 2, slot_reverse = 3 };
 enum slot_buffer : int { buf_in = 0, buf_out = 1, buf_alt = 2 };
 struct slot_plan {
   int mode, src, dst;
@@ -48,6 +48,23 @@ GPUSORT_HD void make_plan(const int* skip, int passes, int slots, bool in_place,
   }
 }
 
+// Input that never rises (every key ranks at or below the one before it):
+// its stable sort is its reversal with each run of equal keys kept in input
+// order. Key i of run [s, e) goes to n - e + (i - s) (onesweep_reverse.cuh).
+// The first histogram admits runs of at most reverse_run_max keys (it finds
+// no 32-aligned row of 32 equal keys: a run of 63 would hold one), so each
+// run's ends lie within reverse_reach of every key of it. One launch writes
+// the reversal; it cannot run in place, so an in-place sort reverses into
+// the scratch buffer and copies back (slots is at least 2 then: an in-place
+// sort of one pass has its extra slot).
+constexpr int reverse_run_max = 62;
+constexpr int reverse_reach = 64;
+GPUSORT_HD void make_reverse_plan(int slots, bool in_place, slot_plan* plan) {
+  for (int s = 0; s < slots; ++s) plan[s] = {slot_skip, 0, 0};
+  plan[0] = {slot_reverse, buf_in, in_place ? buf_alt : buf_out};
+  if (in_place) plan[1] = {slot_copy, buf_alt, buf_out};
+}
+
 // "Only the bits that vary" (radix::pass_key): the first histogram also
 // finds the least and greatest ordered key of an integer order over every
 // bit (as maxima of ~ordered and ordered, so that zeroed words start them);
@@ -57,13 +74,16 @@ GPUSORT_HD void make_plan(const int* skip, int passes, int slots, bool in_place,
 // 0x800000007FFFFFFF: 8 passes) but span 2^32 values (4 passes).
 // The same watch finds sorted input: a stable sort of keys that are already
 // in order (no key ranks below the one before it) is the identity, so every
-// pass is skipped.
+// pass is skipped; and input that never rises, in short runs of equal keys,
+// whose sort is a reversal (make_reverse_plan).
 struct key_span {
   unsigned long long not_lo;  // max of ~ordered
   unsigned long long hi;      // max of ordered
   unsigned long long base;    // what the passes subtract: the least key, or 0
   int use;                    // the offset histograms and plan are the ones to use
   unsigned unsorted;          // some key ranks below the one before it
+  unsigned rises;             // some key ranks above the one before it
+  unsigned long_runs;         // some 32-aligned row's first and last keys rank alike
 };
 
 // Passes of radix_bits-bit digits that the span [lo, hi] leaves varying,
