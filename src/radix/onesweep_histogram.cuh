@@ -49,7 +49,8 @@ template <class K, int MAX_PASSES> struct pass_digits {
 
 // What the first histogram learns besides the counts, per thread: the
 // ordered keys' span (integers; as maxima of ~ordered and ordered), whether
-// a key ranks below the one before it, and whether one ranks at or above it.
+// a key ranks below the one before it or above it, and whether a 32-aligned
+// row of 32 keys ranks alike at both ends.
 // With `classes` (shared counters, radix_msd's class map of doubles): each
 // key's class, its top class_bits ordered bits, counted too (a warp's equal
 // classes in one atomic: skewed classes would serialise).
