@@ -74,6 +74,21 @@ template <class K> void test_spans(algorithm algo) {
   }
 }
 
+// The sizes, forms and orders of the presorted cases below: each n as keys
+// and as pairs, in place every other time, under both orders; the first
+// fatal failure ends them.
+template <class F> void for_presorted_cases(F f) {
+  std::size_t step = 0;
+  for (std::size_t n : {std::size_t(40001), std::size_t(300007), (std::size_t(1) << 21) + 5})
+    for (bool pairs : {false, true}) {
+      const bool in_place = step++ % 2 == 1;
+      for (auto dir : t::both_orders) {
+        f(n, pairs, in_place, dir);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+}
+
 // Sorted input (the first histogram's watch): every pass skipped, a copy or
 // nothing in place. Sorted keys of every type (ties included), a sorted
 // prefix with one key out of place at the end and at a warp's edge, a bit
@@ -81,25 +96,21 @@ template <class K> void test_spans(algorithm algo) {
 // and descending input under a descending order.
 template <class K> void test_sorted(algorithm algo) {
   constexpr int w = t::width_of<K>;
-  std::size_t step = 0;
-  for (std::size_t n : {std::size_t(40001), std::size_t(300007), (std::size_t(1) << 21) + 5})
-    for (bool pairs : {false, true}) {
-      const bool in_place = step++ % 2 == 1;
-      for (auto dir : t::both_orders) {
-        const auto opt = t::make_options(dir, 0, -1, algo);
-        const auto in = t::h::reference_sort<K>(t::h::generate<K>(t::h::dist::few_unique, n, 13000 + n), opt);
-        GPUSORT_CASE(t::run_input<K>(algo, in, dir, 0, -1, pairs, in_place,
-                                     t::describe<K>("sorted", n, dir, pairs, in_place, algo)));
-        for (std::size_t at : {n - 1, std::size_t(32), std::size_t(31), n / 2 + 1}) {
-          auto broken = in;  // the last key in order before the first: out of order
-          broken[at - 1] = in[n - 1];
-          broken[at] = in[0];
-          GPUSORT_CASE(t::run_input<K>(algo, broken, dir, 0, -1, pairs, in_place,
-                                       t::describe<K>(("sorted but " + std::to_string(at)).c_str(), n, dir, pairs,
-                                                      in_place, algo)));
-        }
-      }
+  for_presorted_cases([&](std::size_t n, bool pairs, bool in_place, gpusort::order dir) {
+    const auto opt = t::make_options(dir, 0, -1, algo);
+    const auto in = t::h::reference_sort<K>(t::h::generate<K>(t::h::dist::few_unique, n, 13000 + n), opt);
+    GPUSORT_CASE(t::run_input<K>(algo, in, dir, 0, -1, pairs, in_place,
+                                 t::describe<K>("sorted", n, dir, pairs, in_place, algo)));
+    for (std::size_t at : {n - 1, std::size_t(32), std::size_t(31), n / 2 + 1}) {
+      auto broken = in;  // the last key in order before the first: out of order
+      broken[at - 1] = in[n - 1];
+      broken[at] = in[0];
+      GPUSORT_CASE(t::run_input<K>(algo, broken, dir, 0, -1, pairs, in_place,
+                                   t::describe<K>(("sorted but " + std::to_string(at)).c_str(), n, dir, pairs,
+                                                  in_place, algo)));
     }
+  });
+  if (::testing::Test::HasFatalFailure()) return;
   // sorted by bits [w/2, w) only: the low halves are random
   const auto opt = t::make_options(gpusort::order::ascending, w / 2, w, algo);
   const auto in = t::h::reference_sort<K>(t::raw_keys<K>(300007, 13900, [](std::uint64_t r) { return r; }), opt);
@@ -123,34 +134,30 @@ template <class K> void test_reversed(algorithm algo) {
   using traits = gpusort::detail::key_traits<K>;
   using bits = typename traits::bits;
   constexpr int w = t::width_of<K>;
-  std::size_t step = 0;
-  for (std::size_t n : {std::size_t(40001), std::size_t(300007), (std::size_t(1) << 21) + 5})
-    for (bool pairs : {false, true}) {
-      const bool in_place = step++ % 2 == 1;
-      for (auto dir : t::both_orders) {
-        const auto other = dir == gpusort::order::ascending ? gpusort::order::descending : gpusort::order::ascending;
-        const auto opt = t::make_options(other, 0, -1, algo);
-        const auto in = t::h::reference_sort<K>(t::h::generate<K>(t::h::dist::sorted, n, 14000 + n), opt);
-        GPUSORT_CASE(t::run_input<K>(algo, in, dir, 0, -1, pairs, in_place,
-                                     t::describe<K>("reversed", n, dir, pairs, in_place, algo)));
-        std::vector<K> runs;
-        constexpr std::size_t lengths[] = {1, 2, 3, 31, 62, 5};
-        for (std::size_t k = 0; runs.size() < n; ++k)
-          for (std::size_t c = 0; c < lengths[k % 6] && runs.size() < n; ++c) runs.push_back(in[k]);
-        GPUSORT_CASE(t::run_input<K>(algo, runs, dir, 0, -1, pairs, in_place,
-                                     t::describe<K>("reversed in runs", n, dir, pairs, in_place, algo)));
-        const auto few = t::h::reference_sort<K>(t::h::generate<K>(t::h::dist::few_unique, n, 14100 + n), opt);
-        GPUSORT_CASE(t::run_input<K>(algo, few, dir, 0, -1, pairs, in_place,
-                                     t::describe<K>("reversed few values", n, dir, pairs, in_place, algo)));
-        for (std::size_t at : {n - 1, std::size_t(32), n / 2 + 1}) {
-          auto broken = in;
-          std::swap(broken[at - 1], broken[at]);
-          GPUSORT_CASE(t::run_input<K>(algo, broken, dir, 0, -1, pairs, in_place,
-                                       t::describe<K>(("reversed but " + std::to_string(at)).c_str(), n, dir, pairs,
-                                                      in_place, algo)));
-        }
-      }
+  for_presorted_cases([&](std::size_t n, bool pairs, bool in_place, gpusort::order dir) {
+    const auto other = dir == gpusort::order::ascending ? gpusort::order::descending : gpusort::order::ascending;
+    const auto opt = t::make_options(other, 0, -1, algo);
+    const auto in = t::h::reference_sort<K>(t::h::generate<K>(t::h::dist::sorted, n, 14000 + n), opt);
+    GPUSORT_CASE(t::run_input<K>(algo, in, dir, 0, -1, pairs, in_place,
+                                 t::describe<K>("reversed", n, dir, pairs, in_place, algo)));
+    std::vector<K> runs;
+    constexpr std::size_t lengths[] = {1, 2, 3, 31, 62, 5};
+    for (std::size_t k = 0; runs.size() < n; ++k)
+      for (std::size_t c = 0; c < lengths[k % 6] && runs.size() < n; ++c) runs.push_back(in[k]);
+    GPUSORT_CASE(t::run_input<K>(algo, runs, dir, 0, -1, pairs, in_place,
+                                 t::describe<K>("reversed in runs", n, dir, pairs, in_place, algo)));
+    const auto few = t::h::reference_sort<K>(t::h::generate<K>(t::h::dist::few_unique, n, 14100 + n), opt);
+    GPUSORT_CASE(t::run_input<K>(algo, few, dir, 0, -1, pairs, in_place,
+                                 t::describe<K>("reversed few values", n, dir, pairs, in_place, algo)));
+    for (std::size_t at : {n - 1, std::size_t(32), n / 2 + 1}) {
+      auto broken = in;
+      std::swap(broken[at - 1], broken[at]);
+      GPUSORT_CASE(t::run_input<K>(algo, broken, dir, 0, -1, pairs, in_place,
+                                   t::describe<K>(("reversed but " + std::to_string(at)).c_str(), n, dir, pairs,
+                                                  in_place, algo)));
     }
+  });
+  if (::testing::Test::HasFatalFailure()) return;
   const auto opt = t::make_options(gpusort::order::descending, w / 2, w, algo);
   const auto in = t::h::reference_sort<K>(t::raw_keys<K>(300007, 14900, [](std::uint64_t r) { return r; }), opt);
   for (bool in_place : {false, true})

@@ -136,8 +136,9 @@ TYPED_TEST(GpuRuntime, ArgsortOfManyWideKeys) {
 // the plan sorts every digit (uniform), an odd count (bits20: three digits
 // of 4- and 8-byte integers, so that the output holds keys between passes
 // and the last pass reads scratch), or none (sorted, equal: the copy launch
-// makes the indices); NaNs largest and by their bits; int32 and int64
-// indices, the int64 ones widened by the last pass.
+// makes the indices; reversed: the reversal does); NaNs largest and by
+// their bits; int32 and int64 indices, the int64 ones widened by the last
+// pass.
 TYPED_TEST(GpuRuntime, ArgsortFormThroughThePasses) {
   using K = TypeParam;
   using gpusort::algorithm;
@@ -155,6 +156,8 @@ TYPED_TEST(GpuRuntime, ArgsortFormThroughThePasses) {
       {dist::bits20, big, true, false, algorithm::automatic},
       {dist::sorted, 70001, false, true, algorithm::radix_onesweep},
       {dist::equal, 70001, true, false, algorithm::radix_onesweep},
+      {dist::reverse, 70001, false, true, algorithm::radix_onesweep},  // the reversal makes them
+      {dist::reverse, big, true, false, algorithm::radix_onesweep},    // descending: the copy
       {dist::few_unique, 70001, false, false, algorithm::radix_onesweep},
       {dist::float_special, 70001, true, true, algorithm::radix_onesweep},
       {dist::float_special, 70001, false, false, algorithm::radix_onesweep},

@@ -47,26 +47,44 @@ template <class K, int MAX_PASSES> struct pass_digits {
   }
 };
 
+// Rows a chunk may hold for key_watch's one vote a chunk (a bit a row).
+constexpr int watch_rows = 30;
+
 // What the first histogram learns besides the counts, per thread: the
 // ordered keys' span (integers; as maxima of ~ordered and ordered), whether
 // a key ranks below the one before it or above it, and whether a 32-aligned
-// row of 32 keys ranks alike at both ends.
+// row of 32 keys ranks alike.
 // With `classes` (shared counters, radix_msd's class map of doubles): each
 // key's class, its top class_bits ordered bits, counted too (a warp's equal
 // classes in one atomic: skewed classes would serialise).
 template <class U> struct key_watch {
   U not_lo = 0, hi = 0;
   // some key ranks below the one before it; above it; a row of 32 keys
-  // (32-aligned) whose first and last rank alike (in keys that never rise:
-  // 32 equal keys, so runs of equal keys may exceed reverse_run_max)
+  // (32-aligned) that rank alike (partial chunks test its first and last
+  // key, the same in keys that never rise), so runs of equal keys may
+  // exceed reverse_run_max
   bool unsorted = false, rises = false, long_runs = false;
   // whether the order's flags can still change a plan: until the keys
-  // have both fallen and risen (random keys: within their first row)
+  // have both fallen and risen (random keys: within their first chunk)
   __device__ __forceinline__ bool live() const { return !unsorted || !rises; }
   __device__ __forceinline__ void note(unsigned seen) {
     unsorted = unsorted || (seen & 1u);
     rises = rises || (seen & 2u);
     long_runs = long_runs || (seen & 4u);
+  }
+  // A warp's rows of one chunk, one vote for all of them: bit `row` (below
+  // watch_rows) says that some lane's key and the next key of the row rank
+  // apart; fell and rose are the order flags.
+  static constexpr unsigned fell = 1u << 30, rose = 1u << 31;
+  __device__ __forceinline__ static unsigned order_bits(U r, U next, unsigned lane, int row) {
+    return (next < r ? fell : 0u) | (r < next ? rose : 0u) | (lane != 31u && r != next ? 1u << row : 0u);
+  }
+  // `rows` rows voted: a row with no bit is 32 equal keys
+  __device__ __forceinline__ void note_rows(unsigned seen, int rows) {
+    const unsigned all = (1u << rows) - 1u;
+    unsorted = unsorted || (seen & fell);
+    rises = rises || (seen & rose);
+    long_runs = long_runs || (seen & all) != all;
   }
   unsigned* classes = nullptr;
   static constexpr int class_bits = 12;
@@ -75,10 +93,11 @@ template <class U> struct key_watch {
 // Shared counters of one block: [pass][digit] of ordered - base. Chunks of
 // threads x I keys, strided over [begin, end); whole chunks load with no
 // guard (a guard per item made ptxas keep a predicate per item, as in the
-// pass kernel's load). With a watch (the first histogram): the span and
-// the order of each key against the next one of the n keys (the next lane's,
-// by a shuffle; a warp's last lane and partial chunks load it), and of each
-// 32-aligned row's first key against its last (one vote a row).
+// pass kernel's load). With a watch (the first histogram): the span, and
+// until the order's flags are settled, the order of each key against the
+// next one of the n keys (a shuffle; the key after a warp's rows, and those
+// of partial chunks, are loaded) and whether a 32-aligned row holds one
+// value (one vote a warp a chunk).
 // DIGITS false: the watch alone (radix_msd's class count, class_pass::alone).
 // BYTES: every digit d.pass[p] is byte p of ordered - base (whole keys, the
 // common case), so the digits are taken with constant shifts.
@@ -122,36 +141,45 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
   auto rank_at = [&](std::size_t g) { return d.rank_of(d.pass[0].ordered(keys[g])); };
   const std::size_t chunk = std::size_t(I) * threads;
   for (std::size_t at = begin; at < end; at += stride) {
-    const U* from = keys + at + threadIdx.x;
     if (end - at >= chunk) {
+      // warp-striped (block/striped.cuh; threads is the block's size): a
+      // warp's item i is the row of 32 keys after its item i - 1, so the key
+      // after a row's last lane is the next row's lane 0, one shuffle away
       U k[I];
 #pragma unroll
-      for (int i = 0; i < I; ++i) k[i] = from[std::size_t(i) * threads];
+      for (int i = 0; i < I; ++i) k[i] = keys[at + block::striped_slot<I>(i)];
+      // The watch, until the warp has seen keys both fall and rise (random
+      // keys: their first chunk), then never again; its flags are the
+      // warp's, so the branch stays warp-uniform and the chunks after it
+      // take the plain counting loop.
+      bool watching = false;
+      if constexpr (WATCH) watching = watch->live();
+      if (watching) {
+        static_assert(I <= watch_rows, "a bit a row");
+        const unsigned lane = block::lane_id();
+        // the key after the warp's last row: loaded with the chunk
+        const std::size_t after = at + block::striped_slot<I>(I - 1) + 1;
+        const bool has_after = lane == 31u && after < n;
+        const U after_key = has_after ? keys[after] : U(0);
+        U r_prev = 0, v_prev = 0;
+        unsigned seen = 0;
 #pragma unroll
-      for (int i = 0; i < I; ++i) {
-        const U o = count(k[i]);
-        // until the warp sees keys both fall and rise (random keys: within
-        // their first row), then never again: the flags are the warp's
-        // vote, so the branch and the shuffles stay warp-uniform. A row
-        // (item i of the warp's lanes) is 32 consecutive, 32-aligned keys.
-        if constexpr (WATCH)
-          if (watch->live()) {
-            const unsigned lane = threadIdx.x & 31u;
-            const U r = d.rank_of(o);
-            U next = U(__shfl_down_sync(0xFFFFFFFFu, W(r), 1));
-            const U row_last = U(__shfl_sync(0xFFFFFFFFu, W(r), 31));
-            const std::size_t g = at + threadIdx.x + std::size_t(i) * threads;
-            bool has_next = true;  // the n-th key has none
-            if (lane == 31u) {
-              has_next = g + 1 < n;
-              next = has_next ? rank_at(g + 1) : r;
-            }
-            const unsigned seen = unsigned(next < r) | unsigned(has_next && r < next) << 1 |
-                                  unsigned(lane == 0u && row_last == r) << 2;
-            watch->note(__reduce_or_sync(0xFFFFFFFFu, seen));
-          }
+        for (int i = 0; i < I; ++i) {
+          const U r = d.rank_of(count(k[i]));
+          const U v = U(__shfl_sync(0xFFFFFFFFu, W(r), (lane + 1u) & 31u));  // lane 31: the next row's lane 0
+          if (i > 0) seen |= key_watch<U>::order_bits(r_prev, lane == 31u ? v : v_prev, lane, i - 1);
+          r_prev = r;
+          v_prev = v;
+        }
+        const U last_next = lane != 31u ? v_prev : has_after ? d.rank_of(d.pass[0].ordered(after_key)) : r_prev;
+        seen |= key_watch<U>::order_bits(r_prev, last_next, lane, I - 1);
+        watch->note_rows(__reduce_or_sync(0xFFFFFFFFu, seen), I);
+      } else {
+#pragma unroll
+        for (int i = 0; i < I; ++i) count(k[i]);
       }
     } else {
+      const U* from = keys + at + threadIdx.x;
       const unsigned left = unsigned(end - at);
 #pragma unroll
       for (int i = 0; i < I; ++i)

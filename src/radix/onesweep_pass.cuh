@@ -380,32 +380,49 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
     f.wide = last ? a.wide_out : nullptr;
   }
 
-  // key `at` (and its value) to `to`, under argsort's form
-  const auto move = [&](std::size_t at, std::size_t to) {
+  static_assert(shared::keys_bytes >= 4 * ((T::tile + 2 * reverse_reach) / 32 + 2), "the run words fit");
+  // A key and its value (argsort's form: the value may be the key's place,
+  // and the key may not be stored), fetched from `at` and stored to `to`
+  struct element {
+    U key;
+    P val;
+  };
+  const auto fetch = [&](std::size_t at) {
+    element x{};
     if constexpr (Formed) {
-      if (!f.drop_keys) dst[to] = src[at];
-      const P v = f.positions ? P(at) : vsrc[at];
-      if (f.wide) f.wide[to] = v;
-      else vdst[to] = v;
+      if (!f.drop_keys) x.key = src[at];
+      x.val = f.positions ? P(at) : vsrc[at];
     } else {
-      dst[to] = src[at];
-      if constexpr (pairs) vdst[to] = vsrc[at];
+      x.key = src[at];
+      if constexpr (pairs) x.val = vsrc[at];
+    }
+    return x;
+  };
+  const auto store = [&](std::size_t to, const element& x) {
+    if constexpr (Formed) {
+      if (!f.drop_keys) dst[to] = x.key;
+      if (f.wide) f.wide[to] = x.val;
+      else vdst[to] = x.val;
+    } else {
+      dst[to] = x.key;
+      if constexpr (pairs) vdst[to] = x.val;
     }
   };
   if (plan.mode == slot_copy) {
     for (unsigned t = blockIdx.x; t < tiles; t += blocks) {
       const tile_place w = a.geo.template at<T::tile>(t);
-      for (unsigned i = threadIdx.x; i < w.valid; i += T::threads) move(w.first + i, w.first + i);
+      block::move_striped<T::items, presorted_batch>(
+          int(w.valid), [&](unsigned slot) { return fetch(w.first + slot); },
+          [&](unsigned slot, const element& x) { store(w.first + slot, x); });
     }
     return;
   }
   if (plan.mode == slot_reverse) {  // keys that never rise (onesweep_reverse.cuh)
-    const auto rank = [&](std::size_t j) { return U(U(a.digit.ordered(src[j]) >> a.ord.shift) & a.ord.mask); };
+    const auto rank = [&](std::size_t j) { return a.ord.rank(key_traits<K>::twiddle(src[j])); };
     unsigned* words = reinterpret_cast<unsigned*>(s.keys);  // the key exchange is free
-    static_assert(shared::keys_bytes >= 4 * ((T::tile + 2 * reverse_reach) / 32 + 2), "the run words fit");
     for (unsigned t = blockIdx.x; t < tiles; t += blocks) {
       const tile_place w = a.geo.template at<T::tile>(t);
-      reverse_tile<T::threads>(w.first, w.valid, a.total, words, rank, move);
+      reverse_tile<T::threads, T::items>(w.first, w.valid, a.total, words, rank, fetch, store);
     }
     return;
   }
