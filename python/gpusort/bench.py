@@ -312,21 +312,16 @@ def run(args):
 
 
 def _commit():
-    """The gpusort commit measured: $GPUSORT_COMMIT, else the checkout's HEAD
-    where the bench runs from one (with '+' for uncommitted changes), else
-    'unknown'."""
+    """The gpusort commit measured: $GPUSORT_COMMIT, else the commit the
+    package was built from (gpusort._build_info, written at build time: see
+    cmake/commit.cmake), else 'unknown'."""
     if os.environ.get("GPUSORT_COMMIT"):
         return os.environ["GPUSORT_COMMIT"]
-    import subprocess
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
+        from . import _build_info
+    except ImportError:  # the package's sources, not a build of them
         return "unknown"
-    if head.returncode != 0:
-        return "unknown"
-    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+    return _build_info.commit
 
 
 def _finish(b, args, torch, cupy, name, overhead, ratios):
