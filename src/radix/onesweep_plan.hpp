@@ -83,7 +83,8 @@ struct key_span {
   int use;                    // the offset histograms and plan are the ones to use
   unsigned unsorted;          // some key ranks below the one before it
   unsigned rises;             // some key ranks above the one before it
-  unsigned long_runs;         // some 32-aligned row's first and last keys rank alike
+  unsigned long_runs;         // some 32-aligned row of 32 keys ranks alike (in keys that never rise:
+                              // its first and last keys do)
 };
 
 // Passes of radix_bits-bit digits that the span [lo, hi] leaves varying,
