@@ -192,7 +192,8 @@ TYPED_TEST(GpuRadixOffset, ReversedMsd) { test_reversed<TypeParam>(algorithm::ra
 // Small cases that take the offset, for compute-sanitizer (memcheck,
 // racecheck): `--gtest_filter='GpuSanitizeOffset.*'`. Small signed values
 // in u32 and u64 carriers (i32, i64), keys and pairs, both orders, onesweep
-// above its fused histogram and radix_msd's LSD mode.
+// above its fused histogram and radix_msd's LSD mode; onesweep's presorted
+// launch on ascending and descending keys.
 class GpuSanitizeOffset : public t::gpu_test {};
 TEST_F(GpuSanitizeOffset, Small) {
   for (auto algo : {algorithm::radix_onesweep, algorithm::radix_msd})
@@ -208,6 +209,13 @@ TEST_F(GpuSanitizeOffset, Small) {
         GPUSORT_CASE(t::run_input<std::uint32_t>(algo, down, gpusort::order::ascending, 0, -1, pairs, pairs,
                                                  t::describe<std::uint32_t>("sanitize reversed", down.size(),
                                                                             gpusort::order::ascending, pairs, pairs,
+                                                                            algo)));
+        // strictly ascending: the presorted launch's copy (out of place)
+        std::vector<std::uint32_t> up(40001);
+        for (std::size_t i = 0; i < up.size(); ++i) up[i] = std::uint32_t(3 * i);
+        GPUSORT_CASE(t::run_input<std::uint32_t>(algo, up, gpusort::order::ascending, 0, -1, pairs, false,
+                                                 t::describe<std::uint32_t>("sanitize sorted", up.size(),
+                                                                            gpusort::order::ascending, pairs, false,
                                                                             algo)));
         const auto b = span_keys<std::int64_t>(40001, 0, 1ull << 31, 12001);
         GPUSORT_CASE(t::run_input<std::int64_t>(algo, b, dir, 0, -1, pairs, true,

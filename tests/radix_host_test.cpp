@@ -27,8 +27,29 @@ namespace {
 namespace os = gpusort::detail::radix_onesweep;
 namespace rx = gpusort::detail::radix;
 
-// Simulates the plan on three buffers; a buffer's content is the list of
-// passes applied to the input so far.
+// Simulates radix_onesweep's launches on three buffers: the presorted
+// launch (plan[slots]) first, then the pass launches; a buffer's content is
+// the list of passes applied to the input so far.
+struct plan_run {
+  bool in_place;
+  std::vector<int> content[3];
+  bool valid[3];
+  int latest = gpusort::detail::radix_onesweep::buf_in;
+  explicit plan_run(bool ip) : in_place(ip), valid{true, ip, false} {}
+  int phys(int b) const { return in_place && b == os::buf_in ? int(os::buf_out) : b; }
+  // one launch that moves (sorts pass `pass`, or copies/reverses: -1)
+  void step(const os::slot_plan& pl, int pass, const std::string& what) {
+    ASSERT_EQ(pl.src, latest) << what << " reads stale data";
+    ASSERT_NE(pl.dst, int(os::buf_in)) << what << " writes the input";
+    ASSERT_NE(phys(pl.src), phys(pl.dst)) << what << " reads what it writes";
+    ASSERT_TRUE(valid[phys(pl.src)]) << what;
+    content[phys(pl.dst)] = content[phys(pl.src)];
+    if (pass >= 0) content[phys(pl.dst)].push_back(pass);
+    valid[phys(pl.dst)] = true;
+    latest = pl.dst;
+  }
+};
+
 TEST(RadixOnesweepPlan, EveryPatternEndsInTheOutput) {
   for (int passes = 1; passes <= 8; ++passes)
     for (int in_place = 0; in_place < 2; ++in_place)
@@ -36,16 +57,20 @@ TEST(RadixOnesweepPlan, EveryPatternEndsInTheOutput) {
         const int slots = passes + (in_place && passes % 2 == 1 ? 1 : 0);  // as the host launches
         int skip[8];
         for (int p = 0; p < passes; ++p) skip[p] = (mask >> p) & 1u;
-        os::slot_plan plan[9];
+        os::slot_plan plan[10];
         os::make_plan(skip, passes, slots, in_place != 0, plan);
+        os::hoist_lone_copy(slots, plan);
         const std::string what = "passes=" + std::to_string(passes) + " in_place=" + std::to_string(in_place) +
                                  " skip=" + std::to_string(mask);
-        // physical buffers: in place, the input *is* the output
-        auto phys = [&](int b) { return in_place && b == os::buf_in ? int(os::buf_out) : b; };
-        std::vector<int> content[3];
-        bool valid[3] = {true, !in_place ? false : true, false};  // what holds live data
-        int latest = os::buf_in;
+        plan_run run(in_place != 0);
         std::vector<int> expect;
+        bool sorts_any = false;
+        for (int p = 0; p < passes; ++p) sorts_any = sorts_any || !skip[p];
+        // the presorted launch copies (a plan that sorts nothing) or does nothing
+        const auto& pre = plan[slots];
+        ASSERT_TRUE(pre.mode == os::slot_skip || pre.mode == os::slot_copy) << what;
+        ASSERT_TRUE(pre.mode == os::slot_skip || !sorts_any) << what << ": a copy before a sort";
+        if (pre.mode == os::slot_copy) run.step(pre, -1, what + " presorted");
         for (int s = 0; s < slots; ++s) {
           const auto& pl = plan[s];
           const bool sorts = s < passes && !skip[s];
@@ -55,44 +80,37 @@ TEST(RadixOnesweepPlan, EveryPatternEndsInTheOutput) {
             continue;
           }
           ASSERT_EQ(pl.mode == os::slot_sort, sorts) << what << " slot " << s;
-          ASSERT_EQ(pl.src, latest) << what << " slot " << s << " reads stale data";
-          ASSERT_NE(pl.dst, int(os::buf_in)) << what << " slot " << s << " writes the input";
-          ASSERT_NE(phys(pl.src), phys(pl.dst)) << what << " slot " << s << " reads what it writes";
-          ASSERT_TRUE(valid[phys(pl.src)]) << what << " slot " << s;
-          content[phys(pl.dst)] = content[phys(pl.src)];
-          if (sorts) content[phys(pl.dst)].push_back(s);
-          valid[phys(pl.dst)] = true;
-          latest = pl.dst;
+          ASSERT_TRUE(sorts_any || pl.mode != os::slot_copy) << what << " slot " << s << ": a lone copy left in the passes";
+          run.step(pl, sorts ? s : -1, what + " slot " + std::to_string(s));
         }
-        EXPECT_EQ(content[os::buf_out], expect) << what;
-        EXPECT_TRUE(latest == os::buf_out || (latest == os::buf_in && in_place)) << what;
+        EXPECT_EQ(run.content[os::buf_out], expect) << what;
+        EXPECT_TRUE(run.latest == os::buf_out || (run.latest == os::buf_in && in_place)) << what;
         if (!in_place) {
-          EXPECT_TRUE(content[os::buf_in].empty()) << what << ": the input was written";
+          EXPECT_TRUE(run.content[os::buf_in].empty()) << what << ": the input was written";
         }
       }
 }
 
-// The reversal's plan: one launch from the input, never onto it, that ends
-// in the output, every other slot skipped.
+// The reversal's plan: the presorted launch reverses from the input, never
+// onto it; in place, one pass launch copies it back; every other launch
+// skips, and the last write is the output.
 TEST(RadixOnesweepPlan, ReversalEndsInTheOutput) {
   for (int passes = 1; passes <= 8; ++passes)
     for (int in_place = 0; in_place < 2; ++in_place) {
       const int slots = passes + (in_place && passes % 2 == 1 ? 1 : 0);  // as the host launches
-      os::slot_plan plan[9];
+      os::slot_plan plan[10];
       os::make_reverse_plan(slots, in_place != 0, plan);
-      auto phys = [&](int b) { return in_place && b == os::buf_in ? int(os::buf_out) : b; };
-      ASSERT_EQ(plan[0].mode, os::slot_reverse);
-      ASSERT_EQ(plan[0].src, os::buf_in);
-      ASSERT_NE(phys(plan[0].dst), phys(os::buf_in)) << "passes=" << passes << " in_place=" << in_place;
-      int latest = plan[0].dst;
-      for (int s = 1; s < slots; ++s) {
+      const std::string what = "passes=" + std::to_string(passes) + " in_place=" + std::to_string(in_place);
+      plan_run run(in_place != 0);
+      ASSERT_EQ(plan[slots].mode, os::slot_reverse) << what;
+      run.step(plan[slots], -1, what + " presorted");
+      for (int s = 0; s < slots; ++s) {
         if (plan[s].mode == os::slot_skip) continue;
-        ASSERT_EQ(plan[s].mode, os::slot_copy);
-        ASSERT_EQ(plan[s].src, latest);
-        ASSERT_NE(phys(plan[s].src), phys(plan[s].dst));
-        latest = plan[s].dst;
+        ASSERT_EQ(plan[s].mode, os::slot_copy) << what;
+        run.step(plan[s], -1, what + " slot " + std::to_string(s));
       }
-      EXPECT_EQ(latest, os::buf_out) << "passes=" << passes << " in_place=" << in_place;
+      EXPECT_EQ(run.latest, os::buf_out) << what;
+      EXPECT_TRUE(run.content[os::buf_out].empty()) << what;
     }
 }
 

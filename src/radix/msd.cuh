@@ -309,7 +309,7 @@ struct family {
           p.keys_in, p.n, p.n, digits, b.hist2, b.span);
       ctx.check_launch("radix msd offset histogram");
       radix_onesweep::offset_scan_kernel<typename T::pass><<<1, T::bins, 0, p.stream>>>(
-          b.hist2, b.lsd_base, b.levels, 1, p.n, b.lsd_plan, b.levels + 1, in_place, b.span);
+          b.hist2, b.lsd_base, b.levels, 1, p.n, b.lsd_plan, b.levels + 1, in_place, b.span, false);
       ctx.check_launch("radix msd offset scan");
     }
 

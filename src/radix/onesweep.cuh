@@ -17,7 +17,10 @@
 //                         orders over every bit add the offset histogram
 //                         and scan, which leave at once unless sorting by
 //                         ordered - least skips more passes: radix::pass_key)
-//                      3. one launch per pass and portion (onesweep_pass.cuh)
+//                      3. the presorted launch: a copy of input that needs
+//                         no pass, or the reversal, else nothing
+//                         (onesweep_presorted.cuh)
+//                      4. one launch per pass and portion (onesweep_pass.cuh)
 // Portions of less than 2^30 keys (as few as that allows, of equal size) keep
 // look-back counts in 30 bits; positions are 64-bit, so any n works.
 // Passes whose digit is constant are skipped on
@@ -35,6 +38,7 @@
 #include "radix/digit.cuh"
 #include "radix/onesweep_histogram.cuh"
 #include "radix/onesweep_pass.cuh"
+#include "radix/onesweep_presorted.cuh"
 #include "radix/onesweep_tuning.cuh"
 
 #include <cstddef>
@@ -94,7 +98,7 @@ template <class K, class P> struct buffers {
     zero_bytes = t.bytes();
     lookback[1] = t.take<unsigned>(max_tiles * T::bins);
     base = t.take<unsigned long long>(std::size_t(passes) * portions * T::bins);
-    plan = t.take<slot_plan>(std::size_t(slots));
+    plan = t.take<slot_plan>(std::size_t(slots) + 1);  // and the presorted launch's
     keys_alt = t.take<K>(p.n);
     vals_alt = is_no_value<P> ? nullptr : t.take<P>(p.n);
   }
@@ -187,14 +191,47 @@ struct family {
                                                                            b.hist2, b.span);
         ctx.check_launch("radix onesweep offset histogram");
         offset_scan_kernel<T><<<1, T::bins, 0, p.stream>>>(b.hist2, b.base, passes, b.portions, p.n, b.plan, slots,
-                                                           in_place, b.span);
+                                                           in_place, b.span, true);
         ctx.check_launch("radix onesweep offset scan");
       }
     }
 
+    // the launches' common arguments
+    pass_args<K, P> common{};
+    common.keys_in = reinterpret_cast<const U*>(p.keys_in);
+    common.keys_out = reinterpret_cast<U*>(p.keys_out);
+    common.keys_alt = reinterpret_cast<U*>(b.keys_alt);
+    common.vals_in = p.vals_in;
+    common.vals_out = p.vals_out;
+    common.vals_alt = b.vals_alt;
+    common.plan = b.plan;
+    common.pad = radix::pad_bits(p.ord);
+    common.offset = b.hist2 ? &b.span->base : nullptr;
+    common.positions = p.form.positions;
+    common.keys_dropped = p.form.keys_dropped;
+    common.wide_out = p.form.wide_out;
+    common.slots = slots;
+    common.total = p.n;
+    common.ord = p.ord;
+    constexpr bool formable = std::is_same_v<P, std::uint32_t> || std::is_same_v<P, std::uint64_t>;
+
+    // the presorted launch (plan[slots]: a lone copy, or the reversal),
+    // which the fused plan of few keys never makes
+    if (p.n > T::fused_max) {
+      auto presorted = presorted_kernel<T, K, P>;
+      if constexpr (formable)
+        if (p.form.any()) presorted = presorted_kernel<T, K, P, true>;
+      pass_args<K, P> a = common;
+      a.slot = slots;
+      const std::size_t tiles = (p.n + T::tile - 1) / T::tile;
+      const std::size_t resident = resident_grid(ctx, presorted, T::threads);
+      presorted<<<unsigned(tiles < resident ? tiles : resident), T::threads, 0, p.stream>>>(a);
+      ctx.check_launch("radix onesweep presorted");
+    }
+
     // one launch per slot and portion
     auto kernel = pass_kernel_for<T, K, P, portion_tiles>(p.ord);
-    if constexpr (std::is_same_v<P, std::uint32_t> || std::is_same_v<P, std::uint64_t>)
+    if constexpr (formable)
       if (p.form.any()) kernel = pass_kernel_for<T, K, P, portion_tiles, true>(p.ord);
     constexpr std::size_t shared_bytes = pass_shared<T, U, P>::bytes;
     allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix onesweep pass)");
@@ -204,14 +241,7 @@ struct family {
       const int slot = int(e / b.portions);
       const std::size_t q = e % b.portions;
       const int pass = slot < passes ? slot : passes - 1;  // the extra slot only copies
-      pass_args<K, P> a{};
-      a.keys_in = reinterpret_cast<const U*>(p.keys_in);
-      a.keys_out = reinterpret_cast<U*>(p.keys_out);
-      a.keys_alt = reinterpret_cast<U*>(b.keys_alt);
-      a.vals_in = p.vals_in;
-      a.vals_out = p.vals_out;
-      a.vals_alt = b.vals_alt;
-      a.plan = b.plan;
+      pass_args<K, P> a = common;
       a.slot = slot;
       a.geo = {split.start(q), unsigned(split.size(q, p.n)), b.base + (std::size_t(pass) * b.portions + q) * T::bins};
       a.next_base = q + 1 < b.portions ? b.base + (std::size_t(pass) * b.portions + q + 1) * T::bins : nullptr;
@@ -220,14 +250,6 @@ struct family {
       a.next_lookback = b.lookback[(e + 1) % 2];
       a.next_words = e + 1 < launches ? tiles_of((q + 1) % b.portions) * T::bins : 0;
       a.digit = digits.pass[pass];
-      a.pad = radix::pad_bits(p.ord);
-      a.offset = b.hist2 ? &b.span->base : nullptr;
-      a.positions = p.form.positions;
-      a.keys_dropped = p.form.keys_dropped;
-      a.wide_out = p.form.wide_out;
-      a.slots = slots;
-      a.total = p.n;
-      a.ord = p.ord;
       kernel<<<unsigned(tiles_of(q)), T::threads, shared_bytes, p.stream>>>(a);
       ctx.check_launch("radix onesweep pass");
     }

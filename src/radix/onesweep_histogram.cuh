@@ -318,10 +318,13 @@ histogram_kernel(const K* keys, std::size_t n, std::size_t portion_keys, pass_di
 // otherwise, for an offset-capable order
 // (offsets), the plan is made only if the offset does not pay, else
 // span->use and span->base are set and the offset scan plans.
+// presorted: the host launches the presorted kernel before the passes
+// (plan[slots]: onesweep_plan.hpp); the fused launch of few keys does not.
 template <class T>
 __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned long long* base, int passes,
                                               std::size_t portions, std::size_t n, slot_plan* plan, int slots,
-                                              bool in_place, key_span* span = nullptr, bool offsets = false) {
+                                              bool in_place, bool presorted, key_span* span = nullptr,
+                                              bool offsets = false) {
   __shared__ unsigned long long warp_sums[T::bins / 32];
   __shared__ int skip[T::max_passes];
   __shared__ int offset;
@@ -353,8 +356,12 @@ __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned lon
         span->use = 1;
       }
     }
-    if (reversed) make_reverse_plan(slots, in_place, plan);
-    else if (!offset) make_plan(skip, passes, slots, in_place, plan);
+    if (reversed) {
+      make_reverse_plan(slots, in_place, plan);
+    } else if (!offset) {
+      make_plan(skip, passes, slots, in_place, plan);
+      if (presorted) hoist_lone_copy(slots, plan);
+    }
   }
 }
 
@@ -364,17 +371,18 @@ template <class T>
 __global__ void __launch_bounds__(T::bins)
 scan_kernel(const unsigned* hist, unsigned long long* base, int passes, std::size_t portions, std::size_t n,
             slot_plan* plan, int slots, bool in_place, key_span* span = nullptr, bool offsets = false) {
-  scan_and_plan<T>(hist, base, passes, portions, n, plan, slots, in_place, span, offsets);
+  scan_and_plan<T>(hist, base, passes, portions, n, plan, slots, in_place, true, span, offsets);
 }
 
 // After the offset histogram: the bases and plan of the offset digits, if
-// the first scan chose them.
+// the first scan chose them. presorted: as for scan_and_plan (radix_msd's
+// LSD mode has no presorted launch).
 template <class T>
 __global__ void __launch_bounds__(T::bins)
 offset_scan_kernel(const unsigned* hist, unsigned long long* base, int passes, std::size_t portions, std::size_t n,
-                   slot_plan* plan, int slots, bool in_place, const key_span* span) {
+                   slot_plan* plan, int slots, bool in_place, const key_span* span, bool presorted) {
   if (!span->use) return;
-  scan_and_plan<T>(hist, base, passes, portions, n, plan, slots, in_place);
+  scan_and_plan<T>(hist, base, passes, portions, n, plan, slots, in_place, presorted);
 }
 
 // Few keys (one portion): histogram and scan in one block, one launch.
@@ -390,7 +398,7 @@ histogram_scan_kernel(const K* keys, std::size_t n, pass_digits<K, T::max_passes
   count_digits<T, K>(reinterpret_cast<const typename key_traits<K>::bits*>(keys), 0, n, per_iter, d, counts,
                      T::bins);
   __syncthreads();
-  scan_and_plan<T>(counts, base, d.passes, 1, n, plan, slots, in_place);
+  scan_and_plan<T>(counts, base, d.passes, 1, n, plan, slots, in_place, false);
 }
 
 }  // namespace gpusort::detail::radix_onesweep

@@ -17,7 +17,7 @@
 // A tile whose keys all share one digit (every full tile of sorted or
 // low-entropy input) skips the ranking: after the look-back it stores its
 // keys straight through. The launch's slot_plan (made on the device, see
-// onesweep_histogram.cuh) may instead say skip, copy or reverse.
+// onesweep_histogram.cuh) may instead say skip or copy.
 //
 // Where the tiles lie is the geometry's (Geo): portion_tiles, the tiles of
 // one portion of one array (radix_onesweep), or the segmented sort's tiles
@@ -31,7 +31,6 @@
 #include <gpusort/detail/block/striped.cuh>
 #include "radix/digit.cuh"
 #include "radix/onesweep_plan.hpp"
-#include "radix/onesweep_reverse.cuh"
 #include "radix/onesweep_tuning.cuh"
 
 #include <cuda/atomic>
@@ -120,10 +119,68 @@ struct form_here {
   std::uint64_t* wide = nullptr;
 };
 
+// One launch's buffers (from its plan entry) and what argsort's form means
+// for it; fetch and store move a key and its value under that form (the
+// copies and the reversal: a value may be the key's place, a key may not be
+// stored). later: the first plan entry that runs after this launch.
+template <class K, class P, bool Formed> struct slot_io {
+  using U = typename key_traits<K>::bits;
+  static constexpr bool pairs = !is_no_value<P>;
+  struct element {
+    U key;
+    P val;
+  };
+  const U* src;
+  U* dst;
+  const P* vsrc;
+  P* vdst;
+  form_here f;
+
+  template <class Geo>
+  __device__ __forceinline__ static slot_io of(const pass_args<K, P, Geo>& a, const slot_plan& plan, int later) {
+    slot_io io;
+    io.src = plan.src == buf_in ? a.keys_in : plan.src == buf_out ? a.keys_out : a.keys_alt;
+    io.dst = plan.dst == buf_out ? a.keys_out : a.keys_alt;
+    io.vsrc = plan.src == buf_in ? a.vals_in : plan.src == buf_out ? a.vals_out : a.vals_alt;
+    io.vdst = plan.dst == buf_out ? a.vals_out : a.vals_alt;
+    io.f = form_here{};
+    if constexpr (Formed) {
+      bool last = true;  // no later launch of the plan writes
+      for (; later < a.slots; ++later) last = last && a.plan[later].mode == slot_skip;
+      io.f.positions = a.positions && plan.src == buf_in;
+      io.f.drop_keys = last && a.keys_dropped;
+      io.f.wide = last ? a.wide_out : nullptr;
+    }
+    return io;
+  }
+  __device__ __forceinline__ element fetch(std::size_t at) const {
+    element x{};
+    if constexpr (Formed) {
+      if (!f.drop_keys) x.key = src[at];
+      x.val = f.positions ? P(at) : vsrc[at];
+    } else {
+      x.key = src[at];
+      if constexpr (pairs) x.val = vsrc[at];
+    }
+    return x;
+  }
+  __device__ __forceinline__ void store(std::size_t to, const element& x) const {
+    if constexpr (Formed) {
+      if (!f.drop_keys) dst[to] = x.key;
+      if (f.wide) f.wide[to] = x.val;
+      else vdst[to] = x.val;
+    } else {
+      dst[to] = x.key;
+      if constexpr (pairs) vdst[to] = x.val;
+    }
+  }
+};
+
 // Shared memory of one block: the key exchange, the value exchange, the
-// ranker's histograms, then the digits' global offsets. Nothing aliases, so
-// keys and values are stored to the exchange while ranks are still being
-// made, and no rank is held in a register (u32 pairs: 84 KB a block).
+// ranker's histograms, then the digits' global offsets (and, for pairs,
+// their values' addresses). Nothing aliases, so keys and values are stored
+// to the exchange while ranks are still being made, and no rank is held in
+// a register (u32 pairs: 86 KB a block).
 template <class T, class U, class P> struct pass_shared {
   using ranker = block::block_rank<T::threads, T::items, T::radix_bits>;
   static constexpr std::size_t keys_bytes = align16(std::size_t(T::tile) * sizeof(U));
@@ -131,20 +188,25 @@ template <class T, class U, class P> struct pass_shared {
   static constexpr std::size_t rank_bytes = align16(sizeof(typename ranker::storage));
   static constexpr std::size_t rank_at = keys_bytes + vals_bytes;
   static constexpr std::size_t exchange_bytes = keys_bytes + vals_bytes + rank_bytes;
-  static constexpr std::size_t bytes = exchange_bytes + sizeof(unsigned long long) * T::bins + 16;
+  static constexpr std::size_t digit_bytes = sizeof(unsigned long long) * T::bins;
+  static constexpr std::size_t value_digit_bytes = is_no_value<P> ? 0 : digit_bytes;
+  static constexpr std::size_t bytes = exchange_bytes + digit_bytes + value_digit_bytes + 16;
 
   typename ranker::storage* rank;
   U* keys;
   P* vals;
-  unsigned long long* global;  // [digit]: output index of tile slot 0 of the digit's run
+  // [digit]: output index of tile slot 0 of the digit's run; for the
+  // scatter of a ranked tile, the byte address of that slot's key
+  unsigned long long* global;
+  unsigned long long* value_at;  // [digit]: the byte address of that slot's value (pairs)
   unsigned* tile;
 
   __device__ static pass_shared carve(void* smem) {
     auto* b = static_cast<std::uint8_t*>(smem);
     return {reinterpret_cast<typename ranker::storage*>(b + rank_at), reinterpret_cast<U*>(b),
-            reinterpret_cast<P*>(b + keys_bytes),
-            reinterpret_cast<unsigned long long*>(b + exchange_bytes),
-            reinterpret_cast<unsigned*>(b + exchange_bytes + sizeof(unsigned long long) * T::bins)};
+            reinterpret_cast<P*>(b + keys_bytes), reinterpret_cast<unsigned long long*>(b + exchange_bytes),
+            reinterpret_cast<unsigned long long*>(b + exchange_bytes + digit_bytes),
+            reinterpret_cast<unsigned*>(b + exchange_bytes + digit_bytes + value_digit_bytes)};
   }
 };
 
@@ -305,6 +367,23 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
   }
 
   look_back<T>(a, tile, w, counts, starts, s.global);  // look-back
+  // Each digit's index becomes the byte address of its key (and value) for
+  // tile slot 0, so that a key's address is one multiply-add of its slot:
+  // with the index added and scaled a key, the scatter's address arithmetic
+  // made the key-only passes issue-bound, 5% slower (docs/perf/radix.md).
+  // Addresses wrap as the index does; slot + address is exact. Argsort's
+  // form keeps the index (its addresses measured 0.7% slower).
+  if constexpr (!Formed) {
+#pragma unroll
+    for (int u = 0; u < BPT; ++u) {
+      const int b = ranker::thread_bin(u);
+      if (b < T::bins) {
+        const unsigned long long g = s.global[b];
+        s.global[b] = reinterpret_cast<unsigned long long>(dst) + g * sizeof(U);
+        if constexpr (pairs) s.value_at[b] = reinterpret_cast<unsigned long long>(vdst) + g * sizeof(P);
+      }
+    }
+  }
   __syncthreads();
 
   // scatter: slot i of the sorted tile (and its value) goes to
@@ -315,9 +394,14 @@ __device__ __forceinline__ void pass_tile(const pass_args<K, P, Geo>& a, const P
   auto scatter = [&](int u) {
     const unsigned i = threadIdx.x + unsigned(u) * T::threads;
     const U k = s.keys[i];
-    const unsigned long long at = s.global[pk.of_carried(k)] + i;
-    if constexpr (pairs) put(at, k, s.vals[i]);
-    else put(at, k, P{});
+    const unsigned d = pk.of_carried(k);
+    if constexpr (Formed) {
+      if constexpr (pairs) put(s.global[d] + i, k, s.vals[i]);
+      else put(s.global[d] + i, k, P{});
+    } else {
+      *reinterpret_cast<U*>(s.global[d] + i * unsigned(sizeof(U))) = pk.uncarry(k);
+      if constexpr (pairs) *reinterpret_cast<P*>(s.value_at[d] + i * unsigned(sizeof(P))) = s.vals[i];
+    }
   };
   if (full) {
 #pragma unroll
@@ -344,7 +428,6 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
     if (Form::leaves(a)) return;  // grid-uniform
   using U = typename key_traits<K>::bits;
   using shared = pass_shared<T, U, P>;
-  constexpr bool pairs = !is_no_value<P>;
   extern __shared__ uint4 smem[];
   const shared s = shared::carve(smem);
 
@@ -367,65 +450,19 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
   if (threadIdx.x == 0) *s.tile = atomicAdd(a.counter, 1u);
   const slot_plan plan = a.plan[a.slot];
   if (plan.mode == slot_skip) return;
-  const U* src = plan.src == buf_in ? a.keys_in : plan.src == buf_out ? a.keys_out : a.keys_alt;
-  U* dst = plan.dst == buf_out ? a.keys_out : a.keys_alt;
-  const P* vsrc = plan.src == buf_in ? a.vals_in : plan.src == buf_out ? a.vals_out : a.vals_alt;
-  P* vdst = plan.dst == buf_out ? a.vals_out : a.vals_alt;
-  form_here f;
-  if constexpr (Formed) {
-    bool last = true;  // no later launch of the plan writes
-    for (int later = a.slot + 1; later < a.slots; ++later) last = last && a.plan[later].mode == slot_skip;
-    f.positions = a.positions && plan.src == buf_in;
-    f.drop_keys = last && a.keys_dropped;
-    f.wide = last ? a.wide_out : nullptr;
-  }
-
-  static_assert(shared::keys_bytes >= 4 * ((T::tile + 2 * reverse_reach) / 32 + 2), "the run words fit");
-  // A key and its value (argsort's form: the value may be the key's place,
-  // and the key may not be stored), fetched from `at` and stored to `to`
-  struct element {
-    U key;
-    P val;
-  };
-  const auto fetch = [&](std::size_t at) {
-    element x{};
-    if constexpr (Formed) {
-      if (!f.drop_keys) x.key = src[at];
-      x.val = f.positions ? P(at) : vsrc[at];
-    } else {
-      x.key = src[at];
-      if constexpr (pairs) x.val = vsrc[at];
-    }
-    return x;
-  };
-  const auto store = [&](std::size_t to, const element& x) {
-    if constexpr (Formed) {
-      if (!f.drop_keys) dst[to] = x.key;
-      if (f.wide) f.wide[to] = x.val;
-      else vdst[to] = x.val;
-    } else {
-      dst[to] = x.key;
-      if constexpr (pairs) vdst[to] = x.val;
-    }
-  };
+  const auto io = slot_io<K, P, Formed>::of(a, plan, a.slot + 1);
+  // a copy among the passes (radix_onesweep's presorted launch takes a copy
+  // alone, and the reversal: onesweep_presorted.cuh). A plain loop: the
+  // batched moves there, compiled into this kernel, cost every sort 1.3%
+  // (docs/perf/radix.md).
   if (plan.mode == slot_copy) {
     for (unsigned t = blockIdx.x; t < tiles; t += blocks) {
       const tile_place w = a.geo.template at<T::tile>(t);
-      block::move_striped<T::items, presorted_batch>(
-          int(w.valid), [&](unsigned slot) { return fetch(w.first + slot); },
-          [&](unsigned slot, const element& x) { store(w.first + slot, x); });
+      for (unsigned i = threadIdx.x; i < w.valid; i += T::threads) io.store(w.first + i, io.fetch(w.first + i));
     }
     return;
   }
-  if (plan.mode == slot_reverse) {  // keys that never rise (onesweep_reverse.cuh)
-    const auto rank = [&](std::size_t j) { return a.ord.rank(key_traits<K>::twiddle(src[j])); };
-    unsigned* words = reinterpret_cast<unsigned*>(s.keys);  // the key exchange is free
-    for (unsigned t = blockIdx.x; t < tiles; t += blocks) {
-      const tile_place w = a.geo.template at<T::tile>(t);
-      reverse_tile<T::threads, T::items>(w.first, w.valid, a.total, words, rank, fetch, store);
-    }
-    return;
-  }
+  if (plan.mode != slot_sort) return;
 
   auto pass_tiles = [&](const auto& pk) {
     __syncthreads();  // the tile id is in shared memory
@@ -443,7 +480,7 @@ __global__ void __launch_bounds__(T::threads, T::min_blocks) onesweep_pass_kerne
       unsigned next = 0;
       if constexpr (Geo::persistent())
         if (threadIdx.x == 0) next = atomicAdd(a.counter, 1u);
-      pass_tile<T, Formed>(a, pk, s, src, dst, vsrc, vdst, tile, a.geo.template at<T::tile>(tile), f);
+      pass_tile<T, Formed>(a, pk, s, io.src, io.dst, io.vsrc, io.vdst, tile, a.geo.template at<T::tile>(tile), io.f);
       if constexpr (!Geo::persistent()) return;
       if (threadIdx.x == 0) s.tile[1 + (k & 1)] = next;
       __syncthreads();  // the next tile reuses shared memory; its id is there

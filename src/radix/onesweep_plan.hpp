@@ -48,21 +48,41 @@ GPUSORT_HD void make_plan(const int* skip, int passes, int slots, bool in_place,
   }
 }
 
+// radix_onesweep's launches read plan[0, slots) (the pass launches) and,
+// before them, plan[slots]: the presorted launch (onesweep_presorted.cuh),
+// which moves presorted input with many loads in flight, in a kernel of its
+// own so that the pass kernel's registers and schedule are the sort's alone.
+// A plan that sorts nothing is one copy at most (sorted input, or every
+// digit constant): the presorted launch takes it. Every other plan leaves
+// that launch nothing.
+GPUSORT_HD void hoist_lone_copy(int slots, slot_plan* plan) {
+  int copy = -1;
+  bool sorts = false;
+  for (int s = 0; s < slots; ++s) {
+    sorts = sorts || plan[s].mode == slot_sort;
+    if (plan[s].mode == slot_copy) copy = s;
+  }
+  plan[slots] = {slot_skip, 0, 0};
+  if (sorts || copy < 0) return;
+  plan[slots] = plan[copy];
+  plan[copy] = {slot_skip, 0, 0};
+}
+
 // Input that never rises (every key ranks at or below the one before it):
 // its stable sort is its reversal with each run of equal keys kept in input
 // order. Key i of run [s, e) goes to n - e + (i - s) (onesweep_reverse.cuh).
 // The first histogram admits runs of at most reverse_run_max keys (it finds
 // no 32-aligned row of 32 equal keys: a run of 63 would hold one), so each
-// run's ends lie within reverse_reach of every key of it. One launch writes
-// the reversal; it cannot run in place, so an in-place sort reverses into
-// the scratch buffer and copies back (slots is at least 2 then: an in-place
-// sort of one pass has its extra slot).
+// run's ends lie within reverse_reach of every key of it. The presorted
+// launch (plan[slots]) writes the reversal; it cannot run in place, so an
+// in-place sort reverses into the scratch buffer and the first pass launch
+// copies it back.
 constexpr int reverse_run_max = 62;
 constexpr int reverse_reach = 64;
 GPUSORT_HD void make_reverse_plan(int slots, bool in_place, slot_plan* plan) {
   for (int s = 0; s < slots; ++s) plan[s] = {slot_skip, 0, 0};
-  plan[0] = {slot_reverse, buf_in, in_place ? buf_alt : buf_out};
-  if (in_place) plan[1] = {slot_copy, buf_alt, buf_out};
+  plan[slots] = {slot_reverse, buf_in, in_place ? buf_alt : buf_out};
+  if (in_place) plan[0] = {slot_copy, buf_alt, buf_out};
 }
 
 // "Only the bits that vary" (radix::pass_key): the first histogram also

@@ -20,10 +20,8 @@
 
 namespace gpusort::detail::radix_onesweep {
 
-// Loads a thread keeps in flight in the presorted launches (the copy and
-// the reversal), in as many elements' registers: the pass kernel they share
-// holds a tile's keys elsewhere, and with a whole tile a thread here it
-// spilled.
+// Loads a thread keeps in flight in the presorted launch (the copy and the
+// reversal: onesweep_presorted.cuh), in as many elements' registers.
 constexpr int presorted_batch = 8;
 
 // Tile [first, first + valid) of n keys (src), with THREADS threads of
