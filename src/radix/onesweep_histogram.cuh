@@ -118,7 +118,9 @@ __device__ __forceinline__ void count_digits(const typename key_traits<K>::bits*
       if (not_o > watch->not_lo) watch->not_lo = not_o;
       if (o > watch->hi) watch->hi = o;
     }
-    if constexpr (WATCH)
+    // the class map's top class_bits (radix_msd's doubles; keys narrower
+    // than that never take it)
+    if constexpr (WATCH && sizeof(U) * 8 >= key_watch<U>::class_bits)
       if (watch->classes) {  // block-uniform
         const unsigned e = unsigned(o >> (sizeof(U) * 8 - key_watch<U>::class_bits));
         const unsigned peers = __match_any_sync(__activemask(), e);
