@@ -8,6 +8,8 @@
 //   nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr \
 //        -Iinclude -Isrc -Ibuild/generated bench/onesweep_driver.cu -o onesweep_driver
 //
+// Arguments (both optional): a substring of the cases to run ("u32+u32
+// few16"), and the sorts a case (3 warm-ups first; fewer: every sort timed).
 // Each case: device-generated input (uniform 32-bit keys, or sorted, reversed
 // or 16 values), 3 warm-up sorts and the median of 11 timed with CUDA events;
 // the input is read-only (out of place), so nothing is restored between runs.
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -73,8 +76,14 @@ __global__ void count_falls(const unsigned* k, std::size_t n, unsigned* falls) {
 
 // K keys (4 bytes) with P values (none, or 4 bytes); argsort: P is the
 // index made by the passes, widened to int64 in the last write.
+const char* only = nullptr;  // argv[1]: run the cases whose name holds it
+int reps = 14;               // argv[2]: sorts a case (the first 3 are warm-ups)
+
 template <class K, class P> void run(const char* what, std::size_t n, input in, bool argsort = false) {
   static_assert(sizeof(K) == 4, "4-byte keys");
+  char name[96];
+  std::snprintf(name, sizeof name, "%s %s %zu", what, name_of(in), n);
+  if (only && !std::strstr(name, only)) return;
   constexpr bool pairs = !is_no_value<P>;
   K *keys_in = nullptr, *keys_out = nullptr;
   P *vals_in = nullptr, *vals_out = nullptr;
@@ -112,14 +121,14 @@ template <class K, class P> void run(const char* what, std::size_t n, input in, 
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
   std::vector<float> ms;
-  for (int r = 0; r < 14; ++r) {
+  for (int r = 0; r < reps; ++r) {
     check(cudaEventRecord(start), "cudaEventRecord");
     radix_onesweep::family::sort(p, temp);
     check(cudaEventRecord(stop), "cudaEventRecord");
     check(cudaEventSynchronize(stop), "cudaEventSynchronize");
     float t = 0;
     check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
-    if (r >= 3) ms.push_back(t);
+    if (r >= 3 || reps <= 3) ms.push_back(t);
   }
   const char* verified = "timed only";
   if (std::is_same_v<K, unsigned> && !argsort) {
@@ -145,7 +154,9 @@ template <class K, class P> void run(const char* what, std::size_t n, input in, 
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1) only = argv[1];
+  if (argc > 2) reps = std::max(1, std::atoi(argv[2]));
   const std::size_t n27 = std::size_t(1) << 27, n28 = std::size_t(1) << 28;
   for (int round = 0; round < 2; ++round) {
     run<unsigned, no_value>("u32", n28, input::uniform);
@@ -156,6 +167,7 @@ int main() {
     run<unsigned, no_value>("u32", n27, input::reversed);
     run<unsigned, unsigned>("u32+u32", n27, input::sorted);
     run<unsigned, unsigned>("u32+u32", n27, input::reversed);
+    run<unsigned, no_value>("u32", n27, input::few16);
     run<unsigned, unsigned>("u32+u32", n27, input::few16);
     run<float, unsigned>("f32 arg", n27, input::uniform, true);
   }

@@ -15,6 +15,9 @@
 #include "radix/onesweep_tuning.cuh"
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -180,6 +183,81 @@ template <class K> void test_reversed(algorithm algo) {
   }
 }
 
+// Keys of few values (onesweep_values.cuh): the scan samples the input,
+// and where the values are at most 255 and one digit tells them apart, one
+// counting pass sorts them. n keys drawn from `pool` (raw bits), in place
+// every other time, keys and pairs, both orders; pools that take the pass
+// (2 and 16 random values; 254 and 255 small values, the most places there
+// are), that do not (256 small values; 200 random values, which no digit
+// tells apart), and floats' zeros of both signs, infinities and NaNs of
+// both signs; a key the sample misses whose digit is a sampled value's (the
+// pass finds it, and the LSD passes sort the input again); 16 values in
+// bits [w/2, w) of keys whose low halves are random, sorted by those bits.
+template <class K> std::vector<K> pool_keys(std::size_t n, std::uint64_t seed, const std::vector<std::uint64_t>& pool) {
+  return t::raw_keys<K>(n, seed, [&](std::uint64_t r) { return pool[(r >> 7) % pool.size()]; });
+}
+
+template <class K> void test_few_values(algorithm algo) {
+  using traits = gpusort::detail::key_traits<K>;
+  using U = typename traits::bits;
+  constexpr int w = t::width_of<K>;
+  if constexpr (w >= 16) {
+    const std::uint64_t all = w == 64 ? ~0ull : (1ull << w) - 1;
+    auto random_pool = [&](std::size_t m, std::uint64_t seed) {
+      std::vector<std::uint64_t> pool;
+      for (const K k : t::raw_keys<K>(m, seed, [](std::uint64_t r) { return r; })) pool.push_back(std::uint64_t(traits::raw(k)));
+      return pool;
+    };
+    auto small_pool = [](std::size_t m) {
+      std::vector<std::uint64_t> pool(m);
+      for (std::size_t i = 0; i < m; ++i) pool[i] = i;
+      return pool;
+    };
+    std::vector<std::pair<std::string, std::vector<std::uint64_t>>> pools = {
+        {"2 values", random_pool(2, 15001)},     {"16 values", random_pool(16, 15002)},
+        {"254 values", small_pool(254)},         {"255 values", small_pool(255)},
+        {"256 values", small_pool(256)},         {"200 random values", random_pool(200, 15003)}};
+    if constexpr (traits::is_float) {
+      // +inf, a quiet NaN and 1.0 by their bits: exponent widths 5 (half), 8, 8, 11
+      constexpr int e = std::is_same_v<K, __half> ? 5 : w == 64 ? 11 : 8;
+      const U sign = traits::sign, inf = U(((U(1) << e) - 1) << (w - 1 - e));
+      const U nan = U(inf | (U(1) << (w - 2 - e))), one = U(((U(1) << (e - 1)) - 1) << (w - 1 - e));
+      pools.push_back({"zeros, infinities, NaNs", {0, sign, inf, U(inf | sign), U(nan & ~sign), U(nan | sign), one,
+                                                   U(one | sign)}});
+    }
+    const std::size_t fused = gpusort::detail::radix_onesweep::tuning<U, gpusort::detail::no_value>::fused_max;
+    std::size_t step = 0;
+    for (std::size_t n : {fused + 1, std::size_t(300007), (std::size_t(1) << 21) + 5})
+      for (const auto& [name, pool] : pools)
+        for (bool pairs : {false, true}) {
+          const auto dir = t::both_orders[step % 2];
+          const bool in_place = step++ % 3 == 1;
+          const auto in = pool_keys<K>(n, 15100 + n + pool.size(), pool);
+          GPUSORT_CASE(t::run_input<K>(algo, in, dir, 0, -1, pairs, in_place,
+                                       t::describe<K>(name.c_str(), n, dir, pairs, in_place, algo)));
+        }
+    // every byte of value i is i, so each digit tells the 16 apart; one key,
+    // where the sample does not look, shares its lowest byte with value 5
+    std::vector<std::uint64_t> bytes;
+    for (std::uint64_t i = 0; i < 16; ++i) bytes.push_back((all / 0xFF) * i);
+    auto missed = pool_keys<K>(300007, 15200, bytes);
+    missed[1] = traits::from_raw(U(((all / 0xFF) * 15 & ~std::uint64_t(0xFF)) | 5));
+    for (bool pairs : {false, true})
+      for (auto dir : t::both_orders)
+        GPUSORT_CASE(t::run_input<K>(algo, missed, dir, 0, -1, pairs, pairs,
+                                     t::describe<K>("16 values and one missed", missed.size(), dir, pairs, pairs, algo)));
+    // 16 values in the top half, random low halves: by bits [w/2, w)
+    const auto top = random_pool(16, 15300);
+    const auto ranged = t::raw_keys<K>(300007, 15301, [&](std::uint64_t r) {
+      return (top[(r >> 7) % 16] & (all << (w / 2))) | (r & (all >> (w / 2)));
+    });
+    for (bool pairs : {false, true})
+      GPUSORT_CASE(t::run_input<K>(algo, ranged, gpusort::order::descending, w / 2, w, pairs, false,
+                                   t::describe<K>("16 values in bits [w/2, w)", ranged.size(),
+                                                  gpusort::order::descending, pairs, false, algo)));
+  }
+}
+
 template <class K> class GpuRadixOffset : public t::gpu_test {};
 TYPED_TEST_SUITE(GpuRadixOffset, t::key_types, t::key_name);
 TYPED_TEST(GpuRadixOffset, Onesweep) { test_spans<TypeParam>(algorithm::radix_onesweep); }
@@ -188,12 +266,15 @@ TYPED_TEST(GpuRadixOffset, SortedOnesweep) { test_sorted<TypeParam>(algorithm::r
 TYPED_TEST(GpuRadixOffset, SortedMsd) { test_sorted<TypeParam>(algorithm::radix_msd); }
 TYPED_TEST(GpuRadixOffset, ReversedOnesweep) { test_reversed<TypeParam>(algorithm::radix_onesweep); }
 TYPED_TEST(GpuRadixOffset, ReversedMsd) { test_reversed<TypeParam>(algorithm::radix_msd); }
+TYPED_TEST(GpuRadixOffset, FewValuesOnesweep) { test_few_values<TypeParam>(algorithm::radix_onesweep); }
+TYPED_TEST(GpuRadixOffset, FewValuesAutomatic) { test_few_values<TypeParam>(algorithm::automatic); }
 
 // Small cases that take the offset, for compute-sanitizer (memcheck,
 // racecheck): `--gtest_filter='GpuSanitizeOffset.*'`. Small signed values
 // in u32 and u64 carriers (i32, i64), keys and pairs, both orders, onesweep
 // above its fused histogram and radix_msd's LSD mode; onesweep's presorted
-// launch on ascending and descending keys.
+// launch on ascending and descending keys, and its counting pass of few
+// values.
 class GpuSanitizeOffset : public t::gpu_test {};
 TEST_F(GpuSanitizeOffset, Small) {
   for (auto algo : {algorithm::radix_onesweep, algorithm::radix_msd})
@@ -221,6 +302,18 @@ TEST_F(GpuSanitizeOffset, Small) {
         GPUSORT_CASE(t::run_input<std::int64_t>(algo, b, dir, 0, -1, pairs, true,
                                                 t::describe<std::int64_t>("sanitize span", b.size(), dir, pairs,
                                                                           true, algo)));
+        // 16 values: onesweep's counting pass, in place and not; and one
+        // key the sample misses (the pass's miss, then the LSD passes)
+        std::vector<std::uint64_t> bytes;
+        for (std::uint64_t i = 0; i < 16; ++i) bytes.push_back(0x01010101ull * i);
+        auto few = pool_keys<std::uint32_t>(40001, 12002, bytes);
+        GPUSORT_CASE(t::run_input<std::uint32_t>(algo, few, dir, 0, -1, pairs, pairs,
+                                                 t::describe<std::uint32_t>("sanitize few values", few.size(), dir,
+                                                                            pairs, pairs, algo)));
+        few[1] = 0x0F0F0F05u;
+        GPUSORT_CASE(t::run_input<std::uint32_t>(algo, few, dir, 0, -1, pairs, false,
+                                                 t::describe<std::uint32_t>("sanitize few values, one missed",
+                                                                            few.size(), dir, pairs, false, algo)));
       }
 }
 

@@ -244,10 +244,11 @@ TEST_F(GpuRadixMsdNanEdge, DoublesNansLargest) {
 
 // Few enough cases for compute-sanitizer (memcheck, racecheck; picked up by
 // --gtest_filter='GpuSanitize*'): argsort's form through onesweep's passes,
-// every digit sorted and none (the copy launch), int32 and int64 indices.
+// every digit sorted, none (the copy launch) and few values (the counting
+// pass), int32 and int64 indices.
 class GpuSanitizeArgsort : public gpu_test {};
 TEST_F(GpuSanitizeArgsort, FormThroughThePasses) {
-  for (const dist d : {dist::uniform, dist::sorted}) {
+  for (const dist d : {dist::uniform, dist::sorted, dist::few_unique}) {
     const std::size_t n = 70001;
     const std::vector<float> keys = h::generate<float>(d, n, 3);
     gpusort::options opt;

@@ -91,27 +91,31 @@ TEST(RadixOnesweepPlan, EveryPatternEndsInTheOutput) {
       }
 }
 
-// The reversal's plan: the presorted launch reverses from the input, never
-// onto it; in place, one pass launch copies it back; every other launch
-// skips, and the last write is the output.
-TEST(RadixOnesweepPlan, ReversalEndsInTheOutput) {
-  for (int passes = 1; passes <= 8; ++passes)
-    for (int in_place = 0; in_place < 2; ++in_place) {
-      const int slots = passes + (in_place && passes % 2 == 1 ? 1 : 0);  // as the host launches
-      os::slot_plan plan[10];
-      os::make_reverse_plan(slots, in_place != 0, plan);
-      const std::string what = "passes=" + std::to_string(passes) + " in_place=" + std::to_string(in_place);
-      plan_run run(in_place != 0);
-      ASSERT_EQ(plan[slots].mode, os::slot_reverse) << what;
-      run.step(plan[slots], -1, what + " presorted");
-      for (int s = 0; s < slots; ++s) {
-        if (plan[s].mode == os::slot_skip) continue;
-        ASSERT_EQ(plan[s].mode, os::slot_copy) << what;
-        run.step(plan[s], -1, what + " slot " + std::to_string(s));
+// The plans of one presorted move (the reversal; the counting pass of keys
+// of few values): that launch moves from the input, never onto it; in
+// place, one pass launch copies it back; every other launch skips, and the
+// last write is the output.
+TEST(RadixOnesweepPlan, PresortedMoveEndsInTheOutput) {
+  for (const auto mode : {os::slot_reverse, os::slot_values})
+    for (int passes = 1; passes <= 8; ++passes)
+      for (int in_place = 0; in_place < 2; ++in_place) {
+        const int slots = passes + (in_place && passes % 2 == 1 ? 1 : 0);  // as the host launches
+        os::slot_plan plan[10];
+        if (mode == os::slot_reverse) os::make_reverse_plan(slots, in_place != 0, plan);
+        else os::make_values_plan(slots, in_place != 0, plan);
+        const std::string what = "mode=" + std::to_string(int(mode)) + " passes=" + std::to_string(passes) +
+                                 " in_place=" + std::to_string(in_place);
+        plan_run run(in_place != 0);
+        ASSERT_EQ(plan[slots].mode, mode) << what;
+        run.step(plan[slots], -1, what + " presorted");
+        for (int s = 0; s < slots; ++s) {
+          if (plan[s].mode == os::slot_skip) continue;
+          ASSERT_EQ(plan[s].mode, os::slot_copy) << what;
+          run.step(plan[s], -1, what + " slot " + std::to_string(s));
+        }
+        EXPECT_EQ(run.latest, os::buf_out) << what;
+        EXPECT_TRUE(run.content[os::buf_out].empty()) << what;
       }
-      EXPECT_EQ(run.latest, os::buf_out) << what;
-      EXPECT_TRUE(run.content[os::buf_out].empty()) << what;
-    }
 }
 
 // Every bit range [b, e) of the key (begin_bit not a multiple of 8, widths

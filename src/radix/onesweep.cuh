@@ -17,9 +17,11 @@
 //                         orders over every bit add the offset histogram
 //                         and scan, which leave at once unless sorting by
 //                         ordered - least skips more passes: radix::pass_key)
-//                      3. the presorted launch: a copy of input that needs
-//                         no pass, or the reversal, else nothing
-//                         (onesweep_presorted.cuh)
+//                      3. the presorted launches: the counting pass of
+//                         keys of few values (found by the scan from a
+//                         sample: onesweep_values.cuh), then a copy of
+//                         input that needs no pass, or the reversal; else
+//                         nothing (onesweep_presorted.cuh)
 //                      4. one launch per pass and portion (onesweep_pass.cuh)
 // Portions of less than 2^30 keys (as few as that allows, of equal size) keep
 // look-back counts in 30 bits; positions are 64-bit, so any n works.
@@ -75,6 +77,9 @@ template <class K, class P> struct buffers {
   unsigned* counters = nullptr;  // [slot][portion]
   unsigned* hist2 = nullptr;  // [pass][portion][digit] of the offset digits
   key_span* span = nullptr;
+  // the counting pass of few values (onesweep_values.cuh): one portion,
+  // and at least two passes to save
+  value_table<value_word<typename key_traits<K>::bits>>* values = nullptr;
   unsigned* lookback[2] = {nullptr, nullptr};  // [tile][digit], alternating between launches
   unsigned long long* base = nullptr;  // [pass][portion][digit]: portion 0 from the scan, the rest chained
   slot_plan* plan = nullptr;  // [slot]
@@ -92,6 +97,8 @@ template <class K, class P> struct buffers {
     hist = t.take<unsigned>(std::size_t(passes) * portions * T::bins);
     counters = t.take<unsigned>(std::size_t(slots) * portions);
     if (p.n > T::fused_max) span = t.take<key_span>(1);
+    if (p.n > T::fused_max && portions == 1 && passes >= 2)
+      values = t.take<value_table<value_word<typename key_traits<K>::bits>>>(1);
     if (radix::pass_key<K>::offsets_for(p.ord) && p.n > T::fused_max)
       hist2 = t.take<unsigned>(std::size_t(passes) * portions * T::bins);
     lookback[0] = t.take<unsigned>(max_tiles * T::bins);
@@ -183,8 +190,9 @@ struct family {
       histogram_kernel<T, K><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, split.keys, digits, b.hist,
                                                                      b.span);
       ctx.check_launch("radix onesweep histogram");
-      scan_kernel<T><<<1, T::bins, 0, p.stream>>>(b.hist, b.base, passes, b.portions, p.n, b.plan, slots, in_place,
-                                                  b.span, b.hist2 != nullptr);
+      scan_kernel<T, K><<<1, T::bins, 0, p.stream>>>(b.hist, b.base, passes, b.portions, p.n, b.plan, slots,
+                                                     in_place, b.span, b.hist2 != nullptr,
+                                                     reinterpret_cast<const U*>(p.keys_in), digits, b.values);
       ctx.check_launch("radix onesweep scan");
       if (b.hist2) {
         histogram_kernel<T, K, true><<<grid, T::hist_threads, 0, p.stream>>>(p.keys_in, p.n, split.keys, digits,
@@ -215,6 +223,26 @@ struct family {
     common.ord = p.ord;
     constexpr bool formable = std::is_same_v<P, std::uint32_t> || std::is_same_v<P, std::uint64_t>;
 
+    constexpr std::size_t shared_bytes = pass_shared<T, U, P>::bytes;
+    // the counting pass of few values (plan[slots]: slot_values): the first
+    // pass launch's tiles, its counter and look-back table
+    if (b.values) {
+      auto values = values_kernel<T, K, P>;
+      if constexpr (formable)
+        if (p.form.any()) values = values_kernel<T, K, P, true>;
+      constexpr std::size_t values_bytes = values_shared<T, K, P>::bytes;
+      allow_shared_memory(ctx, values, values_bytes, "cudaFuncSetAttribute(radix onesweep values)");
+      pass_args<K, P> a = common;
+      a.slot = slots;
+      a.key_table = b.values;
+      a.lookback = b.lookback[0];
+      a.counter = b.counters;
+      const std::size_t tiles = (p.n + T::tile - 1) / T::tile;
+      const std::size_t resident = resident_grid(ctx, values, T::threads);
+      values<<<unsigned(tiles < resident ? tiles : resident), T::threads, values_bytes, p.stream>>>(a);
+      ctx.check_launch("radix onesweep values");
+    }
+
     // the presorted launch (plan[slots]: a lone copy, or the reversal),
     // which the fused plan of few keys never makes
     if (p.n > T::fused_max) {
@@ -233,7 +261,6 @@ struct family {
     auto kernel = pass_kernel_for<T, K, P, portion_tiles>(p.ord);
     if constexpr (formable)
       if (p.form.any()) kernel = pass_kernel_for<T, K, P, portion_tiles, true>(p.ord);
-    constexpr std::size_t shared_bytes = pass_shared<T, U, P>::bytes;
     allow_shared_memory(ctx, kernel, shared_bytes, "cudaFuncSetAttribute(radix onesweep pass)");
     auto tiles_of = [&](std::size_t q) { return (split.size(q, p.n) + T::tile - 1) / T::tile; };
     const std::size_t launches = std::size_t(slots) * b.portions;

@@ -30,6 +30,7 @@
 #include "radix/digit.cuh"
 #include "radix/onesweep_plan.hpp"
 #include "radix/onesweep_tuning.cuh"
+#include "radix/onesweep_values.cuh"
 
 #include <cstddef>
 
@@ -326,7 +327,8 @@ template <class T>
 __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned long long* base, int passes,
                                               std::size_t portions, std::size_t n, slot_plan* plan, int slots,
                                               bool in_place, bool presorted, key_span* span = nullptr,
-                                              bool offsets = false) {
+                                              bool offsets = false, bool few_values = false,
+                                              int* skip_out = nullptr) {
   __shared__ unsigned long long warp_sums[T::bins / 32];
   __shared__ int skip[T::max_passes];
   __shared__ int offset;
@@ -338,6 +340,7 @@ __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned lon
     base[std::size_t(p) * portions * T::bins + b] = block::block_exclusive_sum<T::bins>(total, warp_sums);
     const int constant = __syncthreads_or(total == n);
     if (b == 0) skip[p] = constant;
+    if (b == 0 && skip_out) skip_out[p] = constant;
   }
   __syncthreads();
   if (b == 0) {
@@ -347,20 +350,24 @@ __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned lon
     // keys that fall and never rise, in runs of equal keys no longer than
     // reverse_run_max: the reversal
     const bool reversed = span && span->unsorted && !span->rises && !span->long_runs;
+    int varying = 0;  // the passes the digits' plan makes
+    for (int p = 0; p < passes; ++p) varying += !skip[p];
+    // not_lo holds ~least in the key's width
+    const unsigned long long lo =
+        span && offsets ? ~span->not_lo & (~0ull >> (64 - T::max_passes * T::radix_bits)) : 0;
     if (span && offsets && !reversed) {
-      int varying = 0;
-      for (int p = 0; p < passes; ++p) varying += !skip[p];
-      // not_lo holds ~least in the key's width
-      const unsigned long long lo = ~span->not_lo & (~0ull >> (64 - T::max_passes * T::radix_bits));
-      offset = span_passes(lo, span->hi, T::radix_bits) < varying;
-      if (offset) {
-        span->base = lo;
-        span->use = 1;
-      }
+      const int spanned = span_passes(lo, span->hi, T::radix_bits);
+      offset = spanned < varying;
+      if (offset) varying = spanned;
     }
     if (reversed) {
       make_reverse_plan(slots, in_place, plan);
-    } else if (!offset) {
+    } else if (few_values && varying >= 2) {  // keys of few values: one counting pass
+      make_values_plan(slots, in_place, plan);
+    } else if (offset) {
+      span->base = lo;
+      span->use = 1;
+    } else {
       make_plan(skip, passes, slots, in_place, plan);
       if (presorted) hoist_lone_copy(slots, plan);
     }
@@ -368,12 +375,23 @@ __device__ __forceinline__ void scan_and_plan(const unsigned* hist, unsigned lon
 }
 
 // After histogram_kernel: one block of T::bins threads. span, offsets: as
-// for scan_and_plan.
-template <class T>
+// for scan_and_plan. values (one portion; else null): the plan of the
+// counting pass of keys of few values, found from a sample of `keys` and
+// the digits d (onesweep_values.cuh).
+template <class T, class K>
 __global__ void __launch_bounds__(T::bins)
 scan_kernel(const unsigned* hist, unsigned long long* base, int passes, std::size_t portions, std::size_t n,
-            slot_plan* plan, int slots, bool in_place, key_span* span = nullptr, bool offsets = false) {
-  scan_and_plan<T>(hist, base, passes, portions, n, plan, slots, in_place, true, span, offsets);
+            slot_plan* plan, int slots, bool in_place, key_span* span, bool offsets,
+            const typename key_traits<K>::bits* keys, pass_digits<K, T::max_passes> d,
+            value_table<value_word<typename key_traits<K>::bits>>* values) {
+  const bool few = values && place_values<T::bins, T, K>(keys, n, d, hist, values);  // block-uniform
+  if (values && threadIdx.x == 0) {
+    values->passes = passes;
+    values->slots = slots;
+    values->in_place = in_place;
+  }
+  scan_and_plan<T>(hist, base, passes, portions, n, plan, slots, in_place, true, span, offsets, few,
+                   values ? values->skip : nullptr);
 }
 
 // After the offset histogram: the bases and plan of the offset digits, if

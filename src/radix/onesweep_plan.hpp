@@ -19,7 +19,7 @@
 
 namespace gpusort::detail::radix_onesweep {
 
-enum slot_mode : int { slot_skip = 0, slot_sort = 1, slot_copy = 2, slot_reverse = 3 };
+enum slot_mode : int { slot_skip = 0, slot_sort = 1, slot_copy = 2, slot_reverse = 3, slot_values = 4 };
 enum slot_buffer : int { buf_in = 0, buf_out = 1, buf_alt = 2 };
 struct slot_plan {
   int mode, src, dst;
@@ -79,10 +79,21 @@ GPUSORT_HD void hoist_lone_copy(int slots, slot_plan* plan) {
 // copies it back.
 constexpr int reverse_run_max = 62;
 constexpr int reverse_reach = 64;
-GPUSORT_HD void make_reverse_plan(int slots, bool in_place, slot_plan* plan) {
+// A plan whose one move is the presorted launch's `mode`, input to output;
+// such a move cannot run in place, so an in-place sort writes the scratch
+// buffer and the first pass launch copies it back.
+GPUSORT_HD void make_presorted_plan(slot_mode mode, int slots, bool in_place, slot_plan* plan) {
   for (int s = 0; s < slots; ++s) plan[s] = {slot_skip, 0, 0};
-  plan[slots] = {slot_reverse, buf_in, in_place ? buf_alt : buf_out};
+  plan[slots] = {mode, buf_in, in_place ? buf_alt : buf_out};
   if (in_place) plan[0] = {slot_copy, buf_alt, buf_out};
+}
+GPUSORT_HD void make_reverse_plan(int slots, bool in_place, slot_plan* plan) {
+  make_presorted_plan(slot_reverse, slots, in_place, plan);
+}
+// Keys of few values (onesweep_values.cuh): one counting pass by each key's
+// place among the values, made by the presorted launch.
+GPUSORT_HD void make_values_plan(int slots, bool in_place, slot_plan* plan) {
+  make_presorted_plan(slot_values, slots, in_place, plan);
 }
 
 // "Only the bits that vary" (radix::pass_key): the first histogram also
