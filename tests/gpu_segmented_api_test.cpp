@@ -1,6 +1,6 @@
 // GPU suite: the segmented sort's API (gpusort::segmented_sort_keys /
 // _pairs beyond the typed cases of gpu_segmented_test.cpp): value widths (1,
-// 2, 8, 12, 16 bytes), unsigned offsets, the size query, in place, empty
+// 2, 8, 12, 16 bytes), values staged by the small classes, unsigned offsets, the size query, in place, empty
 // inputs (n = 0, num_segments = 0, only empty segments), argument errors, a
 // non-default stream, CUDA graph capture and more than 2^31 keys in one
 // call, checked as gpu_segmented_test.cpp checks its cases (segmented_cases.hpp).
@@ -51,6 +51,28 @@ TEST_F(GpuSegmentedApi, ValueWidths) {
   GPUSORT_CASE((value_case<std::uint8_t, t::value16>(2)));
   GPUSORT_CASE((value_case<__half, std::uint8_t>(3)));
   GPUSORT_CASE((value_case<std::int64_t, t::value3>(0)));
+}
+
+// Values of 4 and 8 bytes, staged in shared memory by the thread and group
+// classes (segmented/values.cuh): segments of 1 to 66 keys (a warp's
+// segments end to end, and not: a lead of 3 keys), keys of 1, 4 and 8
+// bytes, in place and not, both orders, int32 and int64 offsets.
+TEST_F(GpuSegmentedApi, StagedValues) {
+  std::vector<std::size_t> cycle;
+  for (std::size_t i = 0; i < 9000; ++i) cycle.push_back(1 + (i * 13) % 66);
+  static const layout mixed = back_to_back("sizes 1..66", cycle);
+  static const layout sixteen = equal_sizes(16, 5000, 3, 0), sixty_four = equal_sizes(64, 2000, 0, 5);
+  const layout* layouts[] = {&mixed, &sixteen, &sixty_four};
+  for (std::size_t k = 0; k < 6; ++k) {
+    const layout& L = *layouts[k % 3];
+    seg_case c = rotated(k, L, k % 2 ? h::dist::uniform : h::dist::few_unique, 1300 + k);
+    c.pairs = true;
+    GPUSORT_CASE((run_width<std::uint32_t, std::uint64_t>(L, c, k % 2 == 0)));
+    GPUSORT_CASE((run_width<std::uint64_t, std::uint64_t>(L, c, k % 2 == 1)));
+    GPUSORT_CASE((run_width<std::uint8_t, std::uint64_t>(L, c, false)));
+    GPUSORT_CASE((run_width<float, std::uint32_t>(L, c, true)));
+    GPUSORT_CASE((run_width<std::int64_t, std::int32_t>(L, c, false)));
+  }
 }
 
 // uint32 and uint64 offsets, both forms.

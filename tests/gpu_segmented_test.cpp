@@ -217,15 +217,29 @@ TEST_F(GpuSanitizeSegmented, F64) {
   if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
   sanitize_cases<double>();
 }
-// the wide classes' insertion (both zeros and NaNs in 64-key segments)
+// the thread and wide classes' insertion (both zeros and NaNs in 16- and
+// 64-key segments)
 TEST_F(GpuSanitizeSegmented, F32Specials) {
   if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
-  const layout L = equal_sizes(64, 70, 0, 0);
-  for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest}) {
-    seg_case c = rotated(0, L, h::dist::float_special, 950);
-    c.pairs = false, c.nans = nans;
-    GPUSORT_CASE(run_width<float>(L, c, false));
-  }
+  for (const layout& L : {equal_sizes(16, 301, 0, 0), equal_sizes(64, 70, 0, 0)})
+    for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest}) {
+      seg_case c = rotated(0, L, h::dist::float_special, 950);
+      c.pairs = false, c.nans = nans;
+      GPUSORT_CASE(run_width<float>(L, c, false));
+    }
+}
+// 8-byte values staged by the thread and group classes (segmented/values.cuh)
+TEST_F(GpuSanitizeSegmented, StagedWideValues) {
+  if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
+  const layout layouts[] = {equal_sizes(16, 301, 0, 0), equal_sizes(64, 70, 1, 0), power_law(20001, 40, 64)};
+  std::size_t k = 0;
+  for (const layout& L : layouts)
+    for (int i = 0; i < 2; ++i, ++k) {
+      seg_case c = rotated(k, L, h::dist::uniform, 960 + k);
+      c.pairs = true;
+      GPUSORT_CASE((run_width<std::uint64_t, std::uint64_t>(L, c, false)));
+      GPUSORT_CASE((run_width<std::uint32_t, std::uint64_t>(L, c, true)));
+    }
 }
 TEST_F(GpuSanitizeSegmented, U8) {
   if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";

@@ -7,7 +7,7 @@
 //   thread  one lane sorts a segment of up to 16 keys in registers, the
 //           warp's segments staged in shared memory (coalesced moves)
 //   group   G lanes sort a segment of up to G x ITEMS keys in registers
-//           (block/group_bitonic.cuh); a warp holds 32 / G segments
+//           (group.cuh)
 //   block   one block sorts a segment of up to THREADS x ITEMS keys in
 //           shared memory: keys of up to 4 bytes by the radix family's
 //           block radix sort (radix/block_sort.cuh, sort_tile) of their
@@ -22,7 +22,6 @@
 #include "segmented/values.cuh"
 #include "radix/block_sort.cuh"
 
-#include <gpusort/detail/block/group_bitonic.cuh>
 #include <gpusort/detail/block/merge_sort.cuh>
 #include <gpusort/detail/block/striped.cuh>
 #include <gpusort/detail/block/thread_sort.cuh>
@@ -45,11 +44,11 @@ template <class K> struct class_args {
 };
 
 // Copy class: one key (and value) a segment.
-template <class K> __device__ __forceinline__ void copy_class(const class_args<K>& a) {
+template <int THREADS, class K> __device__ __forceinline__ void copy_class(const class_args<K>& a) {
   const unsigned first = a.b.firsts[tuning::copy_class];
   const unsigned count = a.b.firsts[tuning::copy_class + 1] - first;
-  for (std::size_t g = std::size_t(blockIdx.x) * tuning::group_threads + threadIdx.x; g < count;
-       g += std::size_t(gridDim.x) * tuning::group_threads) {
+  for (std::size_t g = std::size_t(blockIdx.x) * THREADS + threadIdx.x; g < count;
+       g += std::size_t(gridDim.x) * THREADS) {
     std::size_t s0, s1;
     a.off.span(a.b.list[first + g], s0, s1);
     a.kout[s0] = a.kin[s0];
@@ -86,16 +85,21 @@ template <class K> using packed_type = typename packed_element<typename key_trai
 // after are read meanwhile. One iteration's loads in flight a warp left
 // the kernel at about half of the copy rate (Little's law). Keys of 1 and
 // 2 bytes have no cp.async: they load when issued, as with one area.
+// STAGED: values of 4 or 8 bytes (values.cuh) are staged like the keys,
+// at the same places of an area of their own, as a second group of copies
+// that is still in flight during the sort; the store takes each from its
+// source place. Otherwise the store gathers each value from global memory.
 // sk: the warp's BUFS areas of 33 x CAP keys; src: its source places (32 x
-// CAP, with values).
-template <int CAP, class K, bool BARE, int THREADS = tuning::group_threads, int BUFS = 1>
+// CAP, with values); sv: its area of 33 x CAP places of 8 bytes (STAGED).
+template <int CAP, class K, bool BARE, int THREADS = tuning::group_threads, int BUFS = 1, bool STAGED = false>
 __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, typename key_traits<K>::bits* sk,
-                                             std::uint16_t* src) {
+                                             std::uint16_t* src, void* sv = nullptr) {
   using traits = key_traits<K>;
   using U = typename traits::bits;
   using pe = packed_element<U>;
   using E = typename pe::type;
   static_assert(BUFS == 1 || BUFS == 2, "one or two areas");
+  static_assert(!STAGED || (!BARE && BUFS == 1), "staged values: the indexed sort, one area");
   constexpr int warps = THREADS / 32;
   constexpr unsigned area = 33 * CAP;
   const unsigned first = a.b.firsts[cls];
@@ -191,6 +195,15 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
     key_moves(r, [&](unsigned x, std::size_t at) { block::copy_async(sk_ + place(x), kin + at); });
   };
 
+  // the 32 segments' values into sv (copies started)
+  const auto load_values = [&](const range& r) {
+    with_value_word(a.vals, [&](auto word) {
+      using W = decltype(word);
+      const W* vin = static_cast<const W*>(a.vals.in);
+      key_moves(r, [&](unsigned x, std::size_t at) { block::copy_async(static_cast<W*>(sv) + place(x), vin + at); });
+    });
+  };
+
   // sort area sk_ in place (every lane its segment)
   const auto sort = [&](const range& r, U* sk_) {
     const unsigned size = r.size, off = r.off;
@@ -229,44 +242,51 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
       }
     };
     if constexpr (BARE) {
-      // full order: rank = fold(twiddled) ^ flip, one to one but for the
-      // zeros and, with NaNs largest, the NaNs. A segment whose zeros are
-      // all of one sign sorts its ranks and writes that zero back.
+      // full order: a key's bits are its rank (twiddled ^ flip, one to
+      // one), so the lane sorts those by min and max and rebuilds the keys
+      // from them. The folds are left to after the network, where they are
+      // rare: the two zeros have adjacent ranks, so a segment holding both
+      // shows them side by side; NaNs to fold (NaNs largest) show in the
+      // NaN test of the sorted ranks. Such a segment (equal ranks of
+      // unequal bits) is sorted alone by a stable insertion in its area,
+      // which still holds the keys, so the kernel holds no (rank, index)
+      // elements: as lean in registers as for integers. (Sending the warp
+      // to the indexed sort instead held f32 at 80 registers: 3 blocks an
+      // SM, not 4. Folding every key before the network, and testing each
+      // for both zeros and NaNs, cost f32 at 16 keys a third more time
+      // than u32.)
       using R = std::conditional_t<(sizeof(U) < 4), std::uint32_t, U>;
       using order = key_order<K>;
+      const U flip = a.ord.flip;
       R rk[CAP];
-      bool minus = false, plus = false, nan = false;
 #pragma unroll
-      for (int i = 0; i < CAP; ++i) {
-        const bool live = unsigned(i) < size;
-        const U t = live ? traits::twiddle(sk_[place(off + i)]) : U(0);
-        if constexpr (traits::is_float) {
-          minus |= live && t == order::minus_zero;
-          plus |= live && t == order::plus_zero;
-          nan |= live && U(t - a.ord.nan_lo) > a.ord.nan_span;
+      for (int i = 0; i < CAP; ++i)
+        rk[i] = unsigned(i) < size ? R(U(traits::twiddle(sk_[place(off + i)]) ^ flip)) : R(~R(0));
+      block::thread_network_sort(rk, block::unsigned_less{});
+      bool special = false;
+      if constexpr (traits::is_float) {
+        const U zm = U(order::minus_zero ^ flip), zp = U(order::plus_zero ^ flip);
+        const R zlo = R(zm < zp ? zm : zp);  // the other zero ranks zlo + 1
+        bool low = false;
+#pragma unroll
+        for (int i = 0; i < CAP; ++i) low |= rk[i] == zlo;
+        if (low) {
+#pragma unroll
+          for (int i = 0; i + 1 < CAP; ++i) special |= rk[i] == zlo && rk[i + 1] == zlo + 1;
         }
-        rk[i] = live ? R(a.ord.rank(t)) : R(~R(0));
+        if (a.ord.nans_largest()) {
+#pragma unroll
+          for (int i = 0; i < CAP; ++i)
+            special |= unsigned(i) < size && U(U(U(rk[i]) ^ flip) - a.ord.nan_lo) > a.ord.nan_span;
+        }
       }
-      const auto by_rank = [&] {
-        block::thread_network_sort(rk, block::unsigned_less{});
-        const U zero_rank = U(order::plus_zero ^ a.ord.flip);
-        const U zero = minus ? order::minus_zero : order::plus_zero;
+      if (!special) {
 #pragma unroll
         for (int i = 0; i < CAP; ++i)
-          if (unsigned(i) < size) {
-            U t = U(U(rk[i]) ^ a.ord.flip);
-            if constexpr (traits::is_float) t = U(rk[i]) == zero_rank ? zero : t;
-            sk_[place(off + i)] = traits::untwiddle(t);
-          }
-      };
-      // A lane whose segment has equal ranks of unequal bits (both zeros,
-      // NaNs to fold: rare) sorts it alone, by a stable insertion in its
-      // area, so the kernel holds no (rank, index) elements: as lean in
-      // registers as for integers. (Sending the warp to the indexed sort
-      // instead held f32 at 80 registers: 3 blocks an SM, not 4.)
-      const bool special = traits::is_float && ((minus && plus) || nan);
-      if (!special) by_rank();
-      else insertion_sort();
+          if (unsigned(i) < size) sk_[place(off + i)] = traits::untwiddle(U(U(rk[i]) ^ flip));
+      } else {
+        insertion_sort();
+      }
     } else {
       by_index();
     }
@@ -291,10 +311,21 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
       }
     } else {
       // the value of place x came from place src[x] of the same segment
-      key_moves(r, [&](unsigned x, std::size_t at) {
-        kout[at] = sk_[place(x)];
-        if (pairs) a.vals.move(at, at - x + src[x]);
-      });
+      if constexpr (STAGED) {
+        with_value_word(a.vals, [&](auto word) {
+          using W = decltype(word);
+          W* vout = static_cast<W*>(a.vals.out);
+          key_moves(r, [&](unsigned x, std::size_t at) {
+            kout[at] = sk_[place(x)];
+            vout[at] = static_cast<const W*>(sv)[place(src[x])];
+          });
+        });
+      } else {
+        key_moves(r, [&](unsigned x, std::size_t at) {
+          kout[at] = sk_[place(x)];
+          if (pairs) a.vals.move(at, at - x + src[x]);
+        });
+      }
     }
   };
 
@@ -325,14 +356,22 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   } else {
     // one area: load, then the next segments' offsets in flight during
     // the sort (their range is taken after the store, so it holds no
-    // registers through the sort)
+    // registers through the sort); staged values land during the sort
     while (cur.live) {
       load(cur, sk);
-      block::copy_async_wait();
+      if constexpr (STAGED) {
+        block::copy_async_commit();
+        load_values(cur);
+        block::copy_async_commit();
+        block::copy_async_wait_prior<1>();
+      } else {
+        block::copy_async_wait();
+      }
       __syncwarp();
       w += warps_all;
       span_of(w, s0, s1);
       sort(cur, sk);
+      if constexpr (STAGED) block::copy_async_wait();
       __syncwarp();
       store(cur, sk);
       __syncwarp();  // the next segments reuse the area
@@ -344,22 +383,26 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
 // The copy and thread classes in one launch: every block runs each
 // class's grid-stride loop in turn (no class waits on another's segments).
 // Launched one a class, the four or five that find no work cost about 3 us
-// each.
-template <class K, bool BARE>
-__global__ void __launch_bounds__(tuning::group_threads,
-                                  tuning::thread_blocks<(BARE ? sizeof(K) : sizeof(packed_type<K>)) * tuning::thread_max,
-                                                        BARE>)
+// each. STAGED: values staged in shared memory (values.cuh).
+template <class K, bool BARE, bool STAGED = false>
+__global__ void __launch_bounds__(
+    tuning::thread_threads<STAGED>,
+    tuning::thread_blocks<(BARE ? sizeof(K) : sizeof(packed_type<K>)) * tuning::thread_max, BARE> *
+        tuning::group_threads / tuning::thread_threads<STAGED>)
     thread_kernel(class_args<K> a) {
   using U = typename key_traits<K>::bits;
-  constexpr int warps = tuning::group_threads / 32;
+  constexpr int threads = tuning::thread_threads<STAGED>;
+  constexpr int warps = threads / 32;
   constexpr int bufs = BARE ? tuning::thread_areas<U> : 1;
   __shared__ U keys[warps][bufs * 33 * tuning::thread_max];
   __shared__ std::uint16_t source[warps][BARE ? 1 : 32 * tuning::thread_max];
-  copy_class(a);
+  __shared__ std::uint64_t staged[warps][STAGED ? 33 * tuning::thread_max : 1];
+  copy_class<threads>(a);
   U* sk = keys[threadIdx.x / 32];
   std::uint16_t* src = source[threadIdx.x / 32];
+  void* sv = staged[threadIdx.x / 32];
   [&]<int... C>(std::integer_sequence<int, C...>) {
-    (thread_class<(2 << C), K, BARE, tuning::group_threads, bufs>(a, tuning::first_thread + C, sk, src), ...);
+    (thread_class<(2 << C), K, BARE, threads, bufs, STAGED>(a, tuning::first_thread + C, sk, src, sv), ...);
   }(std::make_integer_sequence<int, tuning::thread_classes>{});
 }
 
@@ -379,52 +422,6 @@ __global__ void __launch_bounds__(tuning::wide_threads<typename key_traits<K>::b
   U* sk = keys[threadIdx.x / 32];
   thread_class<tuning::wide_max / 2, K, true, threads, bufs>(a, tuning::first_group, sk, nullptr);
   thread_class<tuning::wide_max, K, true, threads, bufs>(a, tuning::first_group + 1, sk, nullptr);
-}
-
-// Group class CLS: G lanes x ITEMS elements a segment.
-template <int G, int ITEMS, class K> __device__ __forceinline__ void group_class(const class_args<K>& a, int cls) {
-  using U = typename key_traits<K>::bits;
-  using pe = packed_element<U>;
-  using E = typename pe::type;
-  constexpr int per_warp = 32 / G;
-  const unsigned first = a.b.firsts[cls];
-  const unsigned count = a.b.firsts[cls + 1] - first;
-  const unsigned lane = threadIdx.x % unsigned(G);
-  const std::size_t warps = std::size_t(gridDim.x) * (tuning::group_threads / 32);
-  // whole warps iterate together: the shuffles take the full mask
-  for (std::size_t w = std::size_t(blockIdx.x) * (tuning::group_threads / 32) + threadIdx.x / 32;
-       w * per_warp < count; w += warps) {
-    const std::size_t g = w * per_warp + (threadIdx.x % 32) / unsigned(G);
-    std::size_t s0 = 0, s1 = 0;
-    if (g < count) a.off.span(a.b.list[first + g], s0, s1);
-    const unsigned size = unsigned(s1 - s0);
-    E x[ITEMS];
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const unsigned e = unsigned(i) * G + lane;
-      x[i] = e < size ? pe::make(U(a.ord.key_rank(a.kin[s0 + e])), e) : pe::pad();
-    }
-    block::group_bitonic_sort<G, ITEMS>(x, lane, typename pe::less{});
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const unsigned e = unsigned(i) * G + lane;
-      if (e < size) {
-        const std::size_t from = s0 + pe::index(x[i]);
-        a.kout[s0 + e] = a.kin[from];
-        a.vals.move(s0 + e, from);
-      }
-    }
-  }
-}
-
-// Group classes C0 .. C1 - 1 in one launch, as thread_kernel does.
-template <int C0, int C1, class K>
-__global__ void __launch_bounds__(tuning::group_threads,
-                                  tuning::group_blocks<sizeof(packed_type<K>) * tuning::group_items[C1 - 1]>)
-    group_kernel(class_args<K> a) {
-  [&]<int... C>(std::integer_sequence<int, C...>) {
-    (group_class<tuning::group_lanes[C0 + C], tuning::group_items[C0 + C], K>(a, tuning::first_group + C0 + C), ...);
-  }(std::make_integer_sequence<int, C1 - C0>{});
 }
 
 template <class U> struct rank_less {

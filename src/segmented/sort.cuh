@@ -19,6 +19,7 @@
 
 #include "segmented/call.hpp"
 #include "segmented/grid.cuh"
+#include "segmented/group.cuh"
 #include "segmented/huge.cuh"
 #include "segmented/large.cuh"
 #include "segmented/plan.hpp"
@@ -31,6 +32,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpusort::detail::segmented {
 
@@ -44,17 +46,25 @@ template <class K> struct launch_args {
 // and no gather.
 template <class K> bool bare(const launch_args<K>& a) { return !a.args.vals.in && a.args.ord.full_range(); }
 
+// f(std::bool_constant<STAGED>): whether the comparison classes stage the
+// values in shared memory (values.cuh: 4 or 8 bytes, aligned).
+template <class K, class F> void with_staged(const launch_args<K>& a, F f) {
+  if (staged_values(a.args.vals)) f(std::true_type{});
+  else f(std::false_type{});
+}
+
 // The copy and thread classes: one launch, its grid sized for the most
 // segments any of them can hold (the copy class's: every segment).
 template <class K> void launch_threads(const launch_args<K>& a, std::size_t segments) {
-  auto launch = [&](auto kernel) {
-    const unsigned grid = class_grid(*a.ctx_ptr, kernel, tuning::group_threads,
-                                     (segments + tuning::group_threads - 1) / tuning::group_threads);
-    kernel<<<grid, tuning::group_threads, 0, a.stream>>>(a.args);
+  auto launch = [&](auto kernel, int threads) {
+    const unsigned grid = class_grid(*a.ctx_ptr, kernel, threads, (segments + threads - 1) / threads);
+    kernel<<<grid, threads, 0, a.stream>>>(a.args);
     a.ctx_ptr->check_launch("segmented thread sort");
   };
-  if (bare(a)) launch(thread_kernel<K, true>);
-  else launch(thread_kernel<K, false>);
+  if (bare(a)) return launch(thread_kernel<K, true>, tuning::group_threads);
+  with_staged(a, [&](auto vb) {
+    launch(thread_kernel<K, false, vb.value>, tuning::thread_threads<vb.value>);
+  });
 }
 
 // The group classes of up to 64 keys as thread classes (keys of up to 4
@@ -76,11 +86,13 @@ template <class K> void launch_wide(const launch_args<K>& a, std::size_t segment
 template <int C0, int C1, class K> void launch_groups(const launch_args<K>& a, std::size_t segments, std::size_t n) {
   constexpr int per_block = tuning::group_threads / tuning::group_lanes[C0];
   const std::size_t min_size = (std::size_t(tuning::thread_max) << C0) + 1;  // capacity 2^(C0+5)
-  auto kernel = group_kernel<C0, C1, K>;
-  const unsigned grid = class_grid(*a.ctx_ptr, kernel, tuning::group_threads,
-                                   (at_most(segments, n, min_size) + per_block - 1) / per_block);
-  kernel<<<grid, tuning::group_threads, 0, a.stream>>>(a.args);
-  a.ctx_ptr->check_launch("segmented group sort");
+  with_staged(a, [&](auto vb) {
+    auto kernel = group_kernel<C0, C1, K, vb.value>;
+    const unsigned grid = class_grid(*a.ctx_ptr, kernel, tuning::group_threads,
+                                     (at_most(segments, n, min_size) + per_block - 1) / per_block);
+    kernel<<<grid, tuning::group_threads, 0, a.stream>>>(a.args);
+    a.ctx_ptr->check_launch("segmented group sort");
+  });
 }
 
 template <int C, class K> void launch_blocks(const launch_args<K>& a, std::size_t segments, std::size_t n) {

@@ -9,15 +9,17 @@
 //                         registers (block/thread_sort.cuh) of (rank,
 //                         index) elements, or of the ranks alone for keys
 //                         without values in an order of every bit; the
-//                         warp's 32 segments staged in shared memory so
-//                         loads and stores coalesce
+//                         warp's 32 segments (keys, and values of 4 or 8
+//                         bytes) staged in shared memory so loads and
+//                         stores coalesce (small.cuh)
 //   group  17 .. 256      G lanes x ITEMS elements (8 to 32 lanes, 4
 //                         elements a lane, 8 above 128): bitonic network
 //                         in registers (block/group_bitonic.cuh) of (rank,
-//                         index) elements, keys and values gathered. Keys
-//                         of up to 4 bytes alone in an order of every bit,
-//                         up to 64: as the thread class, one lane a
-//                         segment (wide_thread_kernel)
+//                         index) elements, keys gathered, values staged in
+//                         shared memory (group.cuh). Keys of up to 4 bytes
+//                         alone in an order of every bit, up to 64: as the
+//                         thread class, one lane a segment
+//                         (wide_thread_kernel)
 //   block  257 .. 4096    one block. Keys of up to 4 bytes: the radix
 //                         family's block radix sort (radix/block_sort.cuh,
 //                         sort_tile) of the keys' bits with their 16-bit
@@ -75,6 +77,11 @@ struct tuning {
   // With values, or a bit range (the indexed sort, 80 registers), one: two
   // cost u32 + u32 pairs at 16 keys 13% (1.008 -> 1.137 ms, H100).
   template <class U> static constexpr int thread_areas = block::async_copyable<U> && sizeof(U) <= 4 ? 2 : 1;
+  // Threads a block of the thread classes: with values staged beside the
+  // keys (values.cuh, 8 bytes a place), 128, so that the keys, the staged
+  // values and the source places stay within 48 KB of static shared memory
+  // (u64 keys: 38 KB); the blocks an SM double, so the warps an SM stay.
+  template <bool STAGED> static constexpr int thread_threads = STAGED ? group_threads / 2 : group_threads;
   // wide thread classes: the group classes of capacity 32 and 64 sorted one
   // lane a segment (wide_thread_kernel) when keys of up to 4 bytes sort
   // alone in an order of every bit. A lane holds 64 ranks (128 registers

@@ -94,4 +94,18 @@ struct value_mover {
   }
 };
 
+// Values of 4 or 8 bytes whose arrays are aligned to their size: the thread
+// and group classes stage them in shared memory with the keys (cp.async,
+// in flight during the sort), permute them there and store them coalesced
+// (STAGED kernels: one build for both widths, chosen a call; an area holds
+// 8 bytes a place). Any other width or alignment: value_mover's run-time
+// width, gathered from global memory after the sort.
+inline bool staged_values(const value_mover& m) { return m.in && m.units == 1 && (m.unit == 4 || m.unit == 8); }
+
+// f(W) with W the staged values' word (call.vals.unit is 4 or 8).
+template <class F> __device__ __forceinline__ void with_value_word(const value_mover& m, F f) {
+  if (m.unit == 8) f(std::uint64_t{});
+  else f(std::uint32_t{});
+}
+
 }  // namespace gpusort::detail::segmented
