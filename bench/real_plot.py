@@ -7,6 +7,8 @@ and 128-bit keys included). Green where gpusort is faster. From a
 `python -m gpusort.bench --real` CSV, the same grid for the Python calls:
 gpusort.sort against cupy.sort and gpusort.argsort against torch.argsort
 (cupy.argsort for the unsigned keys torch lacks), one row each per key.
+From a CSV of `segmented` and `cub_segmented` rows (scripts/bench.sh
+segmented), the segmented sort against CUB's, one column per segment size.
 Usage: bench/real_plot.py CSV [PNG]   (PNG default: CSV with -speedup.png)
 """
 import csv
@@ -39,8 +41,18 @@ def main(argv):
                 meta.setdefault(k.strip(), v.strip())
             elif not line.startswith("#"):
                 lines.append(line)
-    for r in csv.DictReader(lines):
-        if r["distribution"] in DISTS and r["verified"] == "1":
+    rows_in = list(csv.DictReader(lines))
+    segmented = any(r["algorithm"] == "segmented" for r in rows_in)
+    if segmented:  # the segment sizes, in the order measured
+        seen = []
+        for r in rows_in:
+            if r["distribution"].startswith("seg") and r["distribution"] not in seen:
+                seen.append(r["distribution"])
+        dist_order = seen
+    else:
+        dist_order = DISTS
+    for r in rows_in:
+        if r["distribution"] in dist_order and r["verified"] == "1":
             ms[(r["key"], r["value"], r["n"], r["distribution"])][r["algorithm"]] = float(r["median_ms"])
     sizes = sorted({k[2] for k in ms}, key=int)
     n = sizes[0]  # one figure for the smallest size measured
@@ -67,17 +79,27 @@ def main(argv):
         title = "gpusort's Python calls against CuPy's and PyTorch's, n = 2^%d, %s" % (int(n).bit_length() - 1, device)
         bar = "speed-up over the framework (x)"
     else:
-        rows = [(k, v) for k in KEYS for v in ("-", "u32") if any((k, v, n, d) in ms for d in DISTS)]
-        dists = [d for d in DISTS if any((k, v, n, d) in ms for k, v in rows)]
+        ours, peer = ("segmented", "cub_segmented") if segmented else ("auto", "cub_radix")
+        values = ("-", "u32", "u64") if segmented else ("-", "u32")
+        rows = [(k, v) for k in KEYS for v in values if any((k, v, n, d) in ms for d in dist_order)]
+        dists = [d for d in dist_order if any((k, v, n, d) in ms for k, v in rows)]
         grid = [[float("nan")] * len(dists) for _ in rows]
         for i, (k, v) in enumerate(rows):
             for j, d in enumerate(dists):
                 m = ms.get((k, v, n, d), {})
-                if "auto" in m and "cub_radix" in m:
-                    grid[i][j] = m["cub_radix"] / m["auto"]
-        labels = ["%s keys" % k if v == "-" else "%s + %s index" % (k, v) for k, v in rows]
-        title = "gpusort (automatic) against CUB's radix sort, n = 2^%d, %s, CUDA %s" % (
-            int(n).bit_length() - 1, meta.get("device", "?"), meta.get("cuda_runtime", "?"))
+                if ours in m and peer in m:
+                    grid[i][j] = m[peer] / m[ours]
+        keep = [i for i, g in enumerate(grid) if any(x == x for x in g)]  # rows with a peer
+        rows, grid = [rows[i] for i in keep], [grid[i] for i in keep]
+        if segmented:
+            labels = ["%s keys" % k if v == "-" else "%s + %s values" % (k, v) for k, v in rows]
+            dists_shown = [d.replace("segpow", "power-law, mean ").replace("seg", "") for d in dists]
+            title = "gpusort's segmented sort against CUB's (stable), n = 2^%d, %s, CUDA %s" % (
+                int(n).bit_length() - 1, meta.get("device", "?"), meta.get("cuda_runtime", "?"))
+        else:
+            labels = ["%s keys" % k if v == "-" else "%s + %s index" % (k, v) for k, v in rows]
+            title = "gpusort (automatic) against CUB's radix sort, n = 2^%d, %s, CUDA %s" % (
+                int(n).bit_length() - 1, meta.get("device", "?"), meta.get("cuda_runtime", "?"))
         bar = "speed-up over CUB (x)"
     fig, ax = plt.subplots(figsize=(1.0 * len(dists) + 2.5, 0.5 * len(rows) + 1.8))
     im = ax.imshow(grid, cmap="RdYlGn", norm=TwoSlopeNorm(vcenter=1.0, vmin=0.5, vmax=3.0), aspect="auto")
@@ -85,7 +107,8 @@ def main(argv):
         for j in range(len(dists)):
             if grid[i][j] == grid[i][j]:
                 ax.text(j, i, "%.2f" % grid[i][j], ha="center", va="center", fontsize=8)
-    ax.set_xticks(range(len(dists)), [d.replace("_", " ") for d in dists], rotation=30, ha="right")
+    shown = dists_shown if not python and segmented else [d.replace("_", " ") for d in dists]
+    ax.set_xticks(range(len(dists)), shown, rotation=30, ha="right")
     ax.set_yticks(range(len(rows)), labels)
     fig.colorbar(im, ax=ax, label=bar)
     ax.set_title(title, fontsize=10)
