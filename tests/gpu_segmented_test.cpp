@@ -125,8 +125,9 @@ template <class K> void test_small_segments() {
         }
 }
 
-// The wide thread classes (17..64 keys one lane a segment, for keys of up
-// to 4 bytes alone in an order of every bit; the group classes otherwise):
+// The wide thread classes (17..64 keys one lane a segment for keys of up
+// to 4 bytes alone in an order of every bit, 17..32 for 8-byte keys; the
+// group classes otherwise):
 // sizes 15..66 in a cycle (a warp's segments of one class are not end to
 // end), equal sizes 17, 32, 33, 50 and 64 (they are; a lead of one key
 // leaves the 16-byte vectors unaligned); ties, and float specials under
@@ -199,7 +200,7 @@ bool sanitize_selected() {
 template <class K> void sanitize_cases() {
   const layout layouts[] = {power_law(20001, 100, 61), gapped(6000, 62), equal_sizes(4097, 3, 5, 7),
                             equal_sizes(33, 100, 0, 0), half_and_small(30000, 63), equal_sizes(16, 301, 0, 0),
-                            equal_sizes(64, 70, 1, 0)};
+                            equal_sizes(64, 70, 1, 0), equal_sizes(32, 150, 0, 0)};
   std::size_t k = 0;
   for (const layout& L : layouts)
     for (int i = 0; i < 4; ++i, ++k) {

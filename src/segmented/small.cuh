@@ -406,22 +406,24 @@ __global__ void __launch_bounds__(
   }(std::make_integer_sequence<int, tuning::thread_classes>{});
 }
 
-// The first two group classes (17 .. 64 keys) as thread classes, when keys
-// of up to 4 bytes sort alone in an order of every bit: one lane a segment,
-// Batcher's network over the ranks alone (191 and 543 comparators of one
-// min and one max), instead of the group bitonic network of (rank, index)
-// elements, its two-word shuffles and its gather. A lane's walk of 64 keys
-// meets each bank twice (places x + x / 32); the warp-wide moves, once.
+// The first two group classes (17 .. 64 keys; 17 .. 32 for 8-byte keys) as
+// thread classes, when keys sort alone in an order of every bit: one lane a
+// segment, Batcher's network over the ranks alone (191 and 543 comparators
+// of one min and one max), instead of the group bitonic network of (rank,
+// index) elements, its two- and four-word shuffles and its gather. A lane's
+// walk of 64 keys meets each bank twice (places x + x / 32); the warp-wide
+// moves, once.
 template <class K>
 __global__ void __launch_bounds__(tuning::wide_threads<typename key_traits<K>::bits>,
                                   tuning::wide_blocks<typename key_traits<K>::bits>)
     wide_thread_kernel(class_args<K> a) {
   using U = typename key_traits<K>::bits;
   constexpr int threads = tuning::wide_threads<U>, bufs = tuning::wide_areas<U>;
-  __shared__ U keys[threads / 32][bufs * 33 * tuning::wide_max];
+  __shared__ U keys[threads / 32][bufs * 33 * tuning::wide_max<U>];
   U* sk = keys[threadIdx.x / 32];
-  thread_class<tuning::wide_max / 2, K, true, threads, bufs>(a, tuning::first_group, sk, nullptr);
-  thread_class<tuning::wide_max, K, true, threads, bufs>(a, tuning::first_group + 1, sk, nullptr);
+  thread_class<32, K, true, threads, bufs>(a, tuning::first_group, sk, nullptr);
+  if constexpr (tuning::wide_classes<U> == 2)
+    thread_class<64, K, true, threads, bufs>(a, tuning::first_group + 1, sk, nullptr);
 }
 
 template <class U> struct rank_less {

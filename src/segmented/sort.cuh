@@ -67,8 +67,8 @@ template <class K> void launch_threads(const launch_args<K>& a, std::size_t segm
   });
 }
 
-// The group classes of up to 64 keys as thread classes (keys of up to 4
-// bytes, bare): 32 segments a warp.
+// The group classes of up to 64 keys (32 for 8-byte keys) as thread
+// classes (bare): 32 segments a warp.
 template <class K> void launch_wide(const launch_args<K>& a, std::size_t segments, std::size_t n) {
   constexpr int threads = tuning::wide_threads<typename key_traits<K>::bits>;
   auto kernel = wide_thread_kernel<K>;
@@ -196,12 +196,12 @@ template <class K> void run(const call<K>& c) {
   // small
   const launch_args<K> a{{kin, c.keys_out, vals, off, lay.b, c.ord}, c.stream, &ctx};
   launch_threads(a, c.segments);
-  if constexpr (tuning::wide<typename key_traits<K>::bits>) {
-    if (bare(a)) {
-      launch_wide(a, c.segments, c.n);
+  if (bare(a)) {
+    launch_wide(a, c.segments, c.n);
+    if constexpr (tuning::wide_classes<typename key_traits<K>::bits> == 2) {
       launch_groups<2, 4>(a, c.segments, c.n);  // the two left in one launch
     } else {
-      launch_groups<0, 3>(a, c.segments, c.n);
+      launch_groups<1, 3>(a, c.segments, c.n);
       launch_groups<3, 4>(a, c.segments, c.n);
     }
   } else {

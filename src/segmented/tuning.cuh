@@ -16,9 +16,9 @@
 //                         elements a lane, 8 above 128): bitonic network
 //                         in registers (block/group_bitonic.cuh) of (rank,
 //                         index) elements, keys gathered, values staged in
-//                         shared memory (group.cuh). Keys of up to 4 bytes
-//                         alone in an order of every bit, up to 64: as the
-//                         thread class, one lane a segment
+//                         shared memory (group.cuh). Keys alone in an
+//                         order of every bit, up to 64 (32 for 8-byte
+//                         keys): as the thread class, one lane a segment
 //                         (wide_thread_kernel)
 //   block  257 .. 4096    one block. Keys of up to 4 bytes: the radix
 //                         family's block radix sort (radix/block_sort.cuh,
@@ -82,18 +82,19 @@ struct tuning {
   // values and the source places stay within 48 KB of static shared memory
   // (u64 keys: 38 KB); the blocks an SM double, so the warps an SM stay.
   template <bool STAGED> static constexpr int thread_threads = STAGED ? group_threads / 2 : group_threads;
-  // wide thread classes: the group classes of capacity 32 and 64 sorted one
-  // lane a segment (wide_thread_kernel) when keys of up to 4 bytes sort
-  // alone in an order of every bit. A lane holds 64 ranks (128 registers
-  // with its addresses). Two areas of 33 x 64 u32 keys a warp: 64-thread
-  // blocks (34 KB), 6 an SM by shared memory; one area (1- and 2-byte
-  // keys): 128-thread blocks, 3 an SM (170 registers: at 128 the 2-byte
-  // keys spilled 288 bytes).
-  static constexpr int wide_max = 64;
+  // wide thread classes: the group classes of capacity 32 and 64 (keys of
+  // up to 4 bytes), or 32 (8-byte keys), sorted one lane a segment
+  // (wide_thread_kernel) when keys sort alone in an order of every bit. A
+  // lane holds 64 u32 or 32 u64 ranks (128 registers with its addresses;
+  // 64 u64 ranks would not fit). Two areas of 33 x 64 u32 (33 x 32 u64)
+  // keys a warp: 64-thread blocks (34 KB), 6 an SM by shared memory; one
+  // area (1- and 2-byte keys): 128-thread blocks, 3 an SM (170 registers:
+  // at 128 the 2-byte keys spilled 288 bytes).
+  template <class U> static constexpr int wide_max = sizeof(U) <= 4 ? 64 : 32;
+  template <class U> static constexpr int wide_classes = sizeof(U) <= 4 ? 2 : 1;  // group classes taken
   template <class U> static constexpr int wide_areas = block::async_copyable<U> ? 2 : 1;
   template <class U> static constexpr int wide_threads = wide_areas<U> == 2 ? 64 : 128;
   template <class U> static constexpr int wide_blocks = wide_areas<U> == 2 ? 6 : 3;
-  template <class U> static constexpr bool wide = sizeof(U) <= 4;
 
   // block classes: (threads, items a thread) for capacities 2^9 .. 2^12.
   // The radix sort (keys up to 4 bytes, 8-bit digits) at 256 x 16 for 4096
