@@ -62,8 +62,8 @@ template <class K> void launch_threads(const launch_args<K>& a, std::size_t segm
     a.ctx_ptr->check_launch("segmented thread sort");
   };
   if (bare(a)) return launch(thread_kernel<K, true>, tuning::group_threads);
-  with_staged(a, [&](auto vb) {
-    launch(thread_kernel<K, false, vb.value>, tuning::thread_threads<vb.value>);
+  with_staged(a, [&](auto staged) {
+    launch(thread_kernel<K, false, staged.value>, tuning::thread_threads<staged.value>);
   });
 }
 
@@ -81,13 +81,13 @@ template <class K> void launch_wide(const launch_args<K>& a, std::size_t segment
 
 // The group classes C0 .. C1 - 1 in one launch: those of four items a lane,
 // and the one of eight in another (it runs at half their occupancy); when
-// the wide kernel takes the first two, the last two in one (a launch that
-// finds no work costs about 3 us).
+// the wide kernel takes the first two (keys of up to 4 bytes), the last two
+// in one (a launch that finds no work costs about 3 us).
 template <int C0, int C1, class K> void launch_groups(const launch_args<K>& a, std::size_t segments, std::size_t n) {
   constexpr int per_block = tuning::group_threads / tuning::group_lanes[C0];
   const std::size_t min_size = (std::size_t(tuning::thread_max) << C0) + 1;  // capacity 2^(C0+5)
-  with_staged(a, [&](auto vb) {
-    auto kernel = group_kernel<C0, C1, K, vb.value>;
+  with_staged(a, [&](auto staged) {
+    auto kernel = group_kernel<C0, C1, K, staged.value>;
     const unsigned grid = class_grid(*a.ctx_ptr, kernel, tuning::group_threads,
                                      (at_most(segments, n, min_size) + per_block - 1) / per_block);
     kernel<<<grid, tuning::group_threads, 0, a.stream>>>(a.args);
