@@ -26,6 +26,8 @@
 //   BitRanges      [0, w/2) and [3, w-1) (the oracle only)
 //   SmallSegments  the thread classes: sizes 1..17 mixed, equal sizes 3, 8,
 //                  12, 5; ties, and floats with both zeros in a segment
+//   NansLargest, WideSegments, LanePairs  the wide and lane-pair classes
+//                  (17..64 keys), float specials under both NaN orders
 // rotating over keys / pairs (u32 value = original index), both orders, the
 // one-array (offsets[0..num]) and begin/end forms, int32 and int64 offsets,
 // the two-phase and allocating calls, in place and not.
@@ -176,6 +178,37 @@ template <class K> void test_nans_largest() {
   GPUSORT_CASE(run_width<K>(mixed, c, rotated_wide(k)));
 }
 
+// The group classes by lane pairs (pair_kernel, tuning::pair_lanes): 33 to
+// 64 keys two lanes a segment for 8-byte keys alone, and for keys of up to 4
+// bytes with values or a bit range, which also sort 17 to 32 keys one lane
+// a segment of 32 (rank, index) words (8-byte keys with values: the group
+// network): sizes 17..64 in a cycle, equal sizes
+// 33, 48 and 64 (a lead of 3 keys: not 16-byte aligned); ties (few unique,
+// equal: the words keep them in order), float specials under both NaN
+// orders (a pair whose segment holds both zeros, side by side across its
+// two lanes or within one, or NaNs to fold, sorts it by insertion), keys
+// alone and pairs.
+template <class K> void test_lane_pairs() {
+  std::vector<std::size_t> cycle;
+  for (std::size_t i = 0; i < 4000; ++i) cycle.push_back(17 + (i * 5) % 48);
+  static const layout mixed = back_to_back("sizes 17..64", cycle);
+  static const layout equal[] = {equal_sizes(33, 1500, 0, 0), equal_sizes(48, 1200, 3, 0),
+                                 equal_sizes(64, 1000, 0, 1)};
+  std::size_t k = 0;
+  for (h::dist d : {h::dist::few_unique, h::dist::equal, h::dist::float_special, h::dist::uniform})
+    for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest})
+      for (bool pairs : {true, false})
+        for (const layout* L : {&mixed, &equal[k % 3]}) {
+          seg_case c = rotated(k, *L, d, 1400 + k);
+          c.nans = nans, c.pairs = pairs;
+          GPUSORT_CASE(run_width<K>(*L, c, rotated_wide(k)));
+          ++k;
+        }
+  seg_case c = rotated(k, mixed, h::dist::few_unique, 1500);
+  c.pairs = false, c.begin_bit = 1, c.end_bit = t::width_of<K> - 1;  // keys alone, the indexed words
+  GPUSORT_CASE(run_width<K>(mixed, c, rotated_wide(k)));
+}
+
 template <class K> class GpuSegmented : public t::gpu_test {};
 TYPED_TEST_SUITE(GpuSegmented, t::key_types, t::key_name);
 TYPED_TEST(GpuSegmented, EqualSizes) { test_equal_sizes<TypeParam>(); }
@@ -185,6 +218,7 @@ TYPED_TEST(GpuSegmented, BitRanges) { test_bit_ranges<TypeParam>(); }
 TYPED_TEST(GpuSegmented, SmallSegments) { test_small_segments<TypeParam>(); }
 TYPED_TEST(GpuSegmented, NansLargest) { test_nans_largest<TypeParam>(); }
 TYPED_TEST(GpuSegmented, WideSegments) { test_wide_segments<TypeParam>(); }
+TYPED_TEST(GpuSegmented, LanePairs) { test_lane_pairs<TypeParam>(); }
 
 
 // Small segmented cases for compute-sanitizer (memcheck, racecheck), picked
@@ -218,16 +252,25 @@ TEST_F(GpuSanitizeSegmented, F64) {
   if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
   sanitize_cases<double>();
 }
-// the thread and wide classes' insertion (both zeros and NaNs in 16- and
-// 64-key segments)
+// Float specials, keys alone, under both NaN orders: a segment holding both
+// zeros, or NaNs to fold, goes to the insertion of its class.
+template <class K> void specials_cases(const layout& a, const layout& b, std::uint64_t seed) {
+  for (const layout* L : {&a, &b})
+    for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest}) {
+      seg_case c = rotated(0, *L, h::dist::float_special, seed);
+      c.pairs = false, c.nans = nans;
+      GPUSORT_CASE(run_width<K>(*L, c, false));
+    }
+}
+// the thread and wide classes' insertion (16- and 64-key segments)
 TEST_F(GpuSanitizeSegmented, F32Specials) {
   if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
-  for (const layout& L : {equal_sizes(16, 301, 0, 0), equal_sizes(64, 70, 0, 0)})
-    for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest}) {
-      seg_case c = rotated(0, L, h::dist::float_special, 950);
-      c.pairs = false, c.nans = nans;
-      GPUSORT_CASE(run_width<float>(L, c, false));
-    }
+  specials_cases<float>(equal_sizes(16, 301, 0, 0), equal_sizes(64, 70, 0, 0), 950);
+}
+// the lane pairs' insertion (8-byte keys alone, segments of 40 and 64 keys)
+TEST_F(GpuSanitizeSegmented, F64Specials) {
+  if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
+  specials_cases<double>(equal_sizes(40, 90, 0, 0), equal_sizes(64, 70, 0, 0), 970);
 }
 // 8-byte values staged by the thread and group classes (segmented/values.cuh)
 TEST_F(GpuSanitizeSegmented, StagedWideValues) {

@@ -29,7 +29,7 @@
 #include "segmented/grid.cuh"
 #include "segmented/lists.cuh"
 #include "segmented/plan.hpp"
-#include "segmented/small.cuh"
+#include "segmented/block.cuh"
 
 #include <gpusort/detail/merge/merge_passes.cuh>
 #include <gpusort/detail/merge/merge_sort.cuh>

@@ -5,25 +5,20 @@
 //
 //   copy    size 1: the key and value move
 //   thread  one lane sorts a segment of up to 16 keys in registers, the
-//           warp's segments staged in shared memory (coalesced moves)
+//           warp's segments staged in shared memory (coalesced moves); the
+//           same for 17 to 64 keys where a lane's elements fit
+//           (wide_thread_kernel), or two lanes a segment of 33 to 64 keys
+//           (pair_kernel)
 //   group   G lanes sort a segment of up to G x ITEMS keys in registers
 //           (group.cuh)
-//   block   one block sorts a segment of up to THREADS x ITEMS keys in
-//           shared memory: keys of up to 4 bytes by the radix family's
-//           block radix sort (radix/block_sort.cuh, sort_tile) of their
-//           bits with 16-bit positions; 8-byte keys by the block merge sort
-//           (block/merge_sort.cuh) of (rank, index) pairs
-// The block merge sort is also the huge class's first stage (huge.cuh):
-// there it sorts one run of a huge segment and writes the (rank, index)
-// run instead of gathering.
+//   block   one block a segment (block.cuh)
 #pragma once
 
 #include "segmented/bins.cuh"
 #include "segmented/values.cuh"
-#include "radix/block_sort.cuh"
 
-#include <gpusort/detail/block/merge_sort.cuh>
-#include <gpusort/detail/block/striped.cuh>
+#include <gpusort/detail/block/async_copy.cuh>
+#include <gpusort/detail/block/lane_pair_sort.cuh>
 #include <gpusort/detail/block/thread_sort.cuh>
 
 #include <cstddef>
@@ -89,9 +84,14 @@ template <class K> using packed_type = typename packed_element<typename key_trai
 // at the same places of an area of their own, as a second group of copies
 // that is still in flight during the sort; the store takes each from its
 // source place. Otherwise the store gathers each value from global memory.
-// sk: the warp's BUFS areas of 33 x CAP keys; src: its source places (32 x
-// CAP, with values); sv: its area of 33 x CAP places of 8 bytes (STAGED).
-template <int CAP, class K, bool BARE, int THREADS = tuning::group_threads, int BUFS = 1, bool STAGED = false>
+// LANES = 2: two lanes a segment (lane_pair_sort: each sorts CAP / 2
+// elements, then one bitonic merge across the pair), a warp 16 segments;
+// every warp-wide move above is the same over its 32 x CAP / 2 places.
+// sk: the warp's BUFS areas of 33 x H keys (H = CAP / LANES, the elements a
+// lane holds); src: its source places (32 x H, with values); sv: its area
+// of 33 x H places of 8 bytes (STAGED).
+template <int CAP, class K, bool BARE, int THREADS = tuning::group_threads, int BUFS = 1, bool STAGED = false,
+          int LANES = 1>
 __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, typename key_traits<K>::bits* sk,
                                              std::uint16_t* src, void* sv = nullptr) {
   using traits = key_traits<K>;
@@ -100,11 +100,16 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   using E = typename pe::type;
   static_assert(BUFS == 1 || BUFS == 2, "one or two areas");
   static_assert(!STAGED || (!BARE && BUFS == 1), "staged values: the indexed sort, one area");
+  static_assert(LANES == 1 || LANES == 2, "one or two lanes a segment");
+  constexpr int H = CAP / LANES;       // elements a lane
+  constexpr unsigned SEGS = 32 / LANES;  // segments a warp
   constexpr int warps = THREADS / 32;
-  constexpr unsigned area = 33 * CAP;
+  constexpr unsigned area = 33 * H;
   const unsigned first = a.b.firsts[cls];
   const unsigned count = a.b.firsts[cls + 1] - first;
   const unsigned lane = threadIdx.x % 32;
+  const unsigned seg = lane / LANES;  // the lane's segment of the warp's SEGS
+  const unsigned mine = lane % LANES * H;  // its first element in the segment
   const auto place = [](unsigned x) { return x + x / 32; };
   const U* kin = reinterpret_cast<const U*>(a.kin);
   U* kout = reinterpret_cast<U*>(a.kout);
@@ -115,7 +120,7 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   constexpr int V = 16 / int(sizeof(U));
   // (not for 8-byte keys: seg16 u64 139 -> 114 Gkeys/s with them; nor for
   // the indexed sort, which has no registers to spare)
-  constexpr bool vectors = BARE && V <= CAP && sizeof(U) <= 4;
+  constexpr bool vectors = BARE && V <= H && sizeof(U) <= 4;
   constexpr bool async = block::async_copyable<U>;
   const unsigned warps_all = gridDim.x * warps;
 
@@ -130,18 +135,18 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   };
   const auto range_of = [&](unsigned w, std::size_t s0, std::size_t s1) {
     range r;
-    r.live = std::size_t(w) * 32 < count;
-    const std::size_t g = std::size_t(w) * 32 + lane;
+    r.live = std::size_t(w) * SEGS < count;
+    const std::size_t g = std::size_t(w) * SEGS + seg;
     r.s0 = s0;
     r.size = unsigned(s1 - s0);
-    // end to end: every live lane starts where the one before it ends
-    const std::size_t before_end = __shfl_up_sync(0xFFFFFFFFu, s1, 1);
-    r.joined = __all_sync(0xFFFFFFFFu, g >= count || lane == 0 || s0 == before_end);
+    // end to end: every live segment starts where the one before it ends
+    const std::size_t before_end = __shfl_up_sync(0xFFFFFFFFu, s1, LANES);
+    r.joined = __all_sync(0xFFFFFFFFu, g >= count || seg == 0 || s0 == before_end);
     const unsigned last =
-        r.live && count - std::size_t(w) * 32 < 32 ? unsigned(count - std::size_t(w) * 32 - 1) : 31u;
+        r.live && count - std::size_t(w) * SEGS < SEGS ? unsigned(count - std::size_t(w) * SEGS - 1) : SEGS - 1;
     r.base = __shfl_sync(0xFFFFFFFFu, s0, 0);
-    r.total = unsigned(__shfl_sync(0xFFFFFFFFu, s1, int(last)) - r.base);
-    r.off = !r.joined ? lane * CAP : r.size ? unsigned(s0 - r.base) : 0u;  // lanes past the list: size 0
+    r.total = unsigned(__shfl_sync(0xFFFFFFFFu, s1, int(last * LANES)) - r.base);
+    r.off = !r.joined ? seg * CAP : r.size ? unsigned(s0 - r.base) : 0u;  // lanes past the list: size 0
     r.by_vector = vectors && r.joined &&
                   ((reinterpret_cast<std::uintptr_t>(kin + r.base) | reinterpret_cast<std::uintptr_t>(kout + r.base)) &
                    15) == 0;
@@ -149,24 +154,24 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   };
   const auto span_of = [&](unsigned w, std::size_t& s0, std::size_t& s1) {
     s0 = s1 = 0;
-    if (std::size_t(w) * 32 + lane < count) a.off.span(a.b.list[first + std::size_t(w) * 32 + lane], s0, s1);
+    if (std::size_t(w) * SEGS + seg < count) a.off.span(a.b.list[first + std::size_t(w) * SEGS + seg], s0, s1);
   };
 
-  // f(place, global index) for each key of the 32 segments, key by key:
+  // f(place, global index) for each key of the SEGS segments, key by key:
   // end to end, 32 consecutive keys a round; otherwise CAP lanes a segment
   const auto key_moves = [&](const range& r, auto&& f) {
     if (r.joined) {
 #pragma unroll
-      for (int i = 0; i < CAP; ++i) {
+      for (int i = 0; i < H; ++i) {
         const unsigned x = unsigned(i) * 32 + lane;
         if (x < r.total) f(x, r.base + x);
       }
     } else {
 #pragma unroll
-      for (int i = 0; i < CAP; ++i) {
+      for (int i = 0; i < H; ++i) {
         const unsigned e = unsigned(i) * 32 + lane, j = e / CAP, k = e % CAP;
-        const std::size_t at = __shfl_sync(0xFFFFFFFFu, r.s0, int(j));
-        const unsigned n = __shfl_sync(0xFFFFFFFFu, r.size, int(j));
+        const std::size_t at = __shfl_sync(0xFFFFFFFFu, r.s0, int(j * LANES));
+        const unsigned n = __shfl_sync(0xFFFFFFFFu, r.size, int(j * LANES));
         if (k < n) f(j * CAP + k, at + k);
       }
     }
@@ -178,7 +183,7 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
     if constexpr (!async) {
       if (r.by_vector) {
 #pragma unroll
-        for (int i = 0; i < CAP / V; ++i) {
+        for (int i = 0; i < H / V; ++i) {
           const unsigned x = (unsigned(i) * 32 + lane) * V;
           if (x + V <= r.total) {
             const uint4 v = *reinterpret_cast<const uint4*>(kin + r.base + x);
@@ -207,25 +212,6 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   // sort area sk_ in place (every lane its segment)
   const auto sort = [&](const range& r, U* sk_) {
     const unsigned size = r.size, off = r.off;
-    const auto by_index = [&] {
-      E x[CAP];
-#pragma unroll
-      for (int i = 0; i < CAP; ++i)
-        x[i] = unsigned(i) < size ? pe::make(U(a.ord.rank(traits::twiddle(sk_[place(off + i)]))), unsigned(i))
-                                  : pe::pad();
-      block::thread_network_sort(x, typename pe::less{});
-      U y[CAP];  // the sorted bits, read before any is written back
-#pragma unroll
-      for (int i = 0; i < CAP; ++i)
-        if (unsigned(i) < size) {
-          const unsigned from = off + pe::index(x[i]);
-          y[i] = sk_[place(from)];
-          if (pairs) src[off + i] = std::uint16_t(from);
-        }
-#pragma unroll
-      for (int i = 0; i < CAP; ++i)
-        if (unsigned(i) < size) sk_[place(off + i)] = y[i];
-    };
     // stable insertion of each key among the ranks before it (NaNs folded
     // to one rank, both zeros one rank: equal ones keep their order)
     const auto insertion_sort = [&] {
@@ -258,44 +244,68 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
       using R = std::conditional_t<(sizeof(U) < 4), std::uint32_t, U>;
       using order = key_order<K>;
       const U flip = a.ord.flip;
-      R rk[CAP];
+      R rk[H];
 #pragma unroll
-      for (int i = 0; i < CAP; ++i)
-        rk[i] = unsigned(i) < size ? R(U(traits::twiddle(sk_[place(off + i)]) ^ flip)) : R(~R(0));
-      block::thread_network_sort(rk, block::unsigned_less{});
+      for (int i = 0; i < H; ++i)
+        rk[i] = mine + i < size ? R(U(traits::twiddle(sk_[place(off + mine + i)]) ^ flip)) : R(~R(0));
+      if constexpr (LANES == 2) block::lane_pair_sort(rk, mine != 0);
+      else block::thread_network_sort(rk, block::unsigned_less{});
       bool special = false;
       if constexpr (traits::is_float) {
         const U zm = U(order::minus_zero ^ flip), zp = U(order::plus_zero ^ flip);
         const R zlo = R(zm < zp ? zm : zp);  // the other zero ranks zlo + 1
+        // the rank after this lane's last: the upper lane's first (pairs)
+        const R after = LANES == 2 ? R(__shfl_down_sync(0xFFFFFFFFu, rk[0], 1)) : R(0);
         bool low = false;
 #pragma unroll
-        for (int i = 0; i < CAP; ++i) low |= rk[i] == zlo;
+        for (int i = 0; i < H; ++i) low |= rk[i] == zlo;
         if (low) {
 #pragma unroll
-          for (int i = 0; i + 1 < CAP; ++i) special |= rk[i] == zlo && rk[i + 1] == zlo + 1;
+          for (int i = 0; i + 1 < H; ++i) special |= rk[i] == zlo && rk[i + 1] == zlo + 1;
+          if (LANES == 2) special |= mine == 0 && rk[H - 1] == zlo && after == zlo + 1;
         }
         if (a.ord.nans_largest()) {
 #pragma unroll
-          for (int i = 0; i < CAP; ++i)
-            special |= unsigned(i) < size && U(U(U(rk[i]) ^ flip) - a.ord.nan_lo) > a.ord.nan_span;
+          for (int i = 0; i < H; ++i)
+            special |= mine + i < size && U(U(U(rk[i]) ^ flip) - a.ord.nan_lo) > a.ord.nan_span;
         }
+        if constexpr (LANES == 2) special |= __shfl_xor_sync(0xFFFFFFFFu, special, 1) != 0;
       }
       if (!special) {
 #pragma unroll
-        for (int i = 0; i < CAP; ++i)
-          if (unsigned(i) < size) sk_[place(off + i)] = traits::untwiddle(U(U(rk[i]) ^ flip));
-      } else {
-        insertion_sort();
+        for (int i = 0; i < H; ++i)
+          if (mine + i < size) sk_[place(off + mine + i)] = traits::untwiddle(U(U(rk[i]) ^ flip));
+      } else if (mine == 0) {
+        insertion_sort();  // the pair's lower lane alone
       }
     } else {
-      by_index();
+      // (rank, index) elements; the keys gathered by index
+      E x[H];
+#pragma unroll
+      for (int i = 0; i < H; ++i)
+        x[i] = mine + i < size ? pe::make(U(a.ord.rank(traits::twiddle(sk_[place(off + mine + i)]))), mine + i)
+                               : pe::pad();
+      if constexpr (LANES == 2) block::lane_pair_sort(x, mine != 0);
+      else block::thread_network_sort(x, typename pe::less{});
+      U y[H];  // the sorted bits, read before any is written back
+#pragma unroll
+      for (int i = 0; i < H; ++i)
+        if (mine + i < size) {
+          const unsigned from = off + pe::index(x[i]);
+          y[i] = sk_[place(from)];
+          if (pairs) src[off + mine + i] = std::uint16_t(from);
+        }
+      if constexpr (LANES == 2) __syncwarp();  // the partner has read its keys too
+#pragma unroll
+      for (int i = 0; i < H; ++i)
+        if (mine + i < size) sk_[place(off + mine + i)] = y[i];
     }
   };
 
   const auto store = [&](const range& r, const U* sk_) {
     if (r.by_vector) {
 #pragma unroll
-      for (int i = 0; i < CAP / V; ++i) {
+      for (int i = 0; i < H / V; ++i) {
         const unsigned x = (unsigned(i) * 32 + lane) * V;
         if (x + V <= r.total) {
           uint4 v;
@@ -426,103 +436,24 @@ __global__ void __launch_bounds__(tuning::wide_threads<typename key_traits<K>::b
     thread_class<64, K, true, threads, bufs>(a, tuning::first_group + 1, sk, nullptr);
 }
 
-template <class U> struct rank_less {
-  __device__ __forceinline__ bool operator()(U a, U b) const { return a < b; }
-};
-
-// One block sorts `size` (<= THREADS x ITEMS) keys starting at `keys` by
-// (rank, index), index = index_base + position; the sorted ranks and
-// indices are left in s.keys / s.vals.
-template <int THREADS, int ITEMS, class K, class I>
-__device__ __forceinline__ void block_sort_run(const K* keys, unsigned size, const key_order<K>& ord, I index_base,
-                                               block::tile_storage<typename key_traits<K>::bits, I, THREADS * ITEMS>& s) {
+// The group classes of 17 to 64 keys by lane pairs (tuning::pair_lanes):
+// 33 to 64 keys two lanes a segment of 32 elements each (thread_class with
+// LANES = 2), and, from C0 = 0 (tuning::pair_first), 17 to 32 keys one lane
+// a segment of 32. One area a warp; STAGED: values staged as in
+// thread_kernel.
+template <class K, bool BARE, bool STAGED, int C0>
+__global__ void __launch_bounds__(tuning::pair_threads, tuning::pair_blocks) pair_kernel(class_args<K> a) {
   using U = typename key_traits<K>::bits;
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    const unsigned i = threadIdx.x + unsigned(r) * THREADS;
-    if (i < size) {
-      s.keys[i] = U(ord.key_rank(keys[i]));
-      s.vals[i] = I(index_base + i);
-    }
-  }
-  __syncthreads();
-  U k[ITEMS];
-  I v[ITEMS];
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    const unsigned j = threadIdx.x * ITEMS + unsigned(r);
-    if (j < size) {
-      k[r] = s.keys[j];
-      v[r] = s.vals[j];
-    }
-  }
-  __syncthreads();
-  // stable merge sort of ranks with their indices: ties keep index order
-  block::block_merge_sort<THREADS, ITEMS>(rank_less<U>{}, k, v, int(size), s);
-}
-
-// Block class, keys of up to 4 bytes: block radix sort of the key bits, one
-// segment a block; with values (P = u16), each key's position in the
-// segment rides along and fetches its value; keys alone carry nothing.
-template <int THREADS, int ITEMS, class K, class P>
-__global__ void __launch_bounds__(THREADS) block_radix_kernel(class_args<K> a, int cls) {
-  using U = typename key_traits<K>::bits;
-  using C = radix::block_sort_config<THREADS, ITEMS, tuning::block_radix_bits, U, P>;
-  static_assert(C::tile <= 65536, "positions fit 16 bits");
-  __shared__ __align__(16) std::uint8_t smem[C::shared_bytes];
-  const unsigned first = a.b.firsts[cls];
-  const unsigned count = a.b.firsts[cls + 1] - first;
-  const int passes = radix::pass_count(a.ord, C::radix_bits);
-  const U pad = radix::pad_bits(a.ord);
-  const U* kin = reinterpret_cast<const U*>(a.kin);
-  U* kout = reinterpret_cast<U*>(a.kout);
-  for (std::size_t g = blockIdx.x; g < count; g += gridDim.x) {
-    std::size_t s0, s1;
-    a.off.span(a.b.list[first + g], s0, s1);
-    const unsigned size = unsigned(s1 - s0);
-    U key[ITEMS];
-    P at[ITEMS];
-    block::for_striped<false, ITEMS>(int(size), [&](int i, unsigned slot, bool live) {
-      key[i] = live ? kin[s0 + slot] : pad;
-      if constexpr (!is_no_value<P>) at[i] = P(slot);
-    });
-    radix::sort_tile<C, K>(key, at, a.ord, passes, smem);  // ends with a barrier: smem is free again
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const unsigned slot = C::ranker::slot(i);
-      if (slot < size) {
-        kout[s0 + slot] = key[i];
-        if constexpr (!is_no_value<P>) a.vals.move(s0 + slot, s0 + at[i]);
-      }
-    }
-  }
-}
-
-// Block class, 8-byte keys: block merge sort of (rank, index), one
-// segment a block.
-template <int THREADS, int ITEMS, class K>
-__global__ void __launch_bounds__(THREADS) block_merge_kernel(class_args<K> a, int cls) {
-  using U = typename key_traits<K>::bits;
-  __shared__ block::tile_storage<U, std::uint16_t, THREADS * ITEMS> s;
-  static_assert(THREADS * ITEMS <= 65536, "indices fit 16 bits");
-  const unsigned first = a.b.firsts[cls];
-  const unsigned count = a.b.firsts[cls + 1] - first;
-  for (std::size_t g = blockIdx.x; g < count; g += gridDim.x) {
-    std::size_t s0, s1;
-    a.off.span(a.b.list[first + g], s0, s1);
-    const unsigned size = unsigned(s1 - s0);
-    block_sort_run<THREADS, ITEMS>(a.kin + s0, size, a.ord, std::uint16_t(0), s);
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      const unsigned i = threadIdx.x + unsigned(r) * THREADS;
-      if (i < size) {
-        const std::size_t from = s0 + s.vals[i];
-        a.kout[s0 + i] = a.kin[from];
-        a.vals.move(s0 + i, from);
-      }
-    }
-    __syncthreads();  // the next segment reuses the tile
-  }
+  static_assert(tuning::pair_lanes<U, BARE> && C0 == tuning::pair_first<U, BARE>, "the classes of tuning");
+  constexpr int warps = tuning::pair_threads / 32, H = 32;
+  __shared__ U keys[warps][33 * H];
+  __shared__ std::uint16_t source[warps][BARE ? 1 : 32 * H];
+  __shared__ std::uint64_t staged[warps][STAGED ? 33 * H : 1];
+  U* sk = keys[threadIdx.x / 32];
+  std::uint16_t* src = source[threadIdx.x / 32];
+  void* sv = staged[threadIdx.x / 32];
+  if constexpr (C0 == 0) thread_class<H, K, BARE, tuning::pair_threads, 1, STAGED>(a, tuning::first_group, sk, src, sv);
+  thread_class<2 * H, K, BARE, tuning::pair_threads, 1, STAGED, 2>(a, tuning::first_group + 1, sk, src, sv);
 }
 
 }  // namespace gpusort::detail::segmented

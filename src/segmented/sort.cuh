@@ -17,6 +17,7 @@
 // the huge class's, both in one region (the two run one after the other).
 #pragma once
 
+#include "segmented/block.cuh"
 #include "segmented/call.hpp"
 #include "segmented/grid.cuh"
 #include "segmented/group.cuh"
@@ -77,6 +78,21 @@ template <class K> void launch_wide(const launch_args<K>& a, std::size_t segment
       class_grid(*a.ctx_ptr, kernel, threads, (at_most(segments, n, min_size) + threads - 1) / threads);
   kernel<<<grid, threads, 0, a.stream>>>(a.args);
   a.ctx_ptr->check_launch("segmented thread sort");
+}
+
+// The group classes from C0 to 64 keys by lane pairs (pair_kernel,
+// tuning::pair_lanes): 16 segments a warp at 33 to 64 keys.
+template <int C0, bool BARE, class K> void launch_pairs(const launch_args<K>& a, std::size_t segments, std::size_t n) {
+  constexpr int per_block = tuning::pair_threads / 2;
+  const std::size_t min_size = (std::size_t(tuning::thread_max) << C0) + 1;  // capacity 2^(C0+5)
+  auto launch = [&](auto kernel) {
+    const unsigned grid = class_grid(*a.ctx_ptr, kernel, tuning::pair_threads,
+                                     (at_most(segments, n, min_size) + per_block - 1) / per_block);
+    kernel<<<grid, tuning::pair_threads, 0, a.stream>>>(a.args);
+    a.ctx_ptr->check_launch("segmented pair sort");
+  };
+  if constexpr (BARE) launch(pair_kernel<K, true, false, C0>);
+  else with_staged(a, [&](auto staged) { launch(pair_kernel<K, false, staged.value, C0>); });
 }
 
 // The group classes C0 .. C1 - 1 in one launch: those of four items a lane,
@@ -195,15 +211,21 @@ template <class K> void run(const call<K>& c) {
 
   // small
   const launch_args<K> a{{kin, c.keys_out, vals, off, lay.b, c.ord}, c.stream, &ctx};
+  using U = typename key_traits<K>::bits;
   launch_threads(a, c.segments);
   if (bare(a)) {
     launch_wide(a, c.segments, c.n);
-    if constexpr (tuning::wide_classes<typename key_traits<K>::bits> == 2) {
+    if constexpr (tuning::wide_classes<U> == 2) {
       launch_groups<2, 4>(a, c.segments, c.n);  // the two left in one launch
     } else {
-      launch_groups<1, 3>(a, c.segments, c.n);
+      launch_pairs<1, true>(a, c.segments, c.n);  // 33 to 64 keys
+      launch_groups<2, 3>(a, c.segments, c.n);
       launch_groups<3, 4>(a, c.segments, c.n);
     }
+  } else if constexpr (tuning::pair_lanes<U, false>) {
+    launch_pairs<0, false>(a, c.segments, c.n);  // 17 to 64 keys
+    launch_groups<2, 3>(a, c.segments, c.n);
+    launch_groups<3, 4>(a, c.segments, c.n);
   } else {
     launch_groups<0, 3>(a, c.segments, c.n);
     launch_groups<3, 4>(a, c.segments, c.n);

@@ -31,24 +31,17 @@ __device__ __forceinline__ void thread_sort(const Less& less, U (&keys)[N], P (&
   }
 }
 
-// Batcher's comparators for N items, listed at compile time: each becomes
-// a template argument, so every register index is a constant (a nested
-// loop left to the unroller put the array in local memory).
-template <int N> struct batcher_network {
+// A network's comparators, listed at compile time from Net::visit(f), which
+// calls f(lo, hi) for each in order: each becomes a template argument, so
+// every register index is a constant (a nested loop left to the unroller
+// put the array in local memory).
+template <class Net> struct comparator_list {
   struct comparator {
     int lo, hi;
   };
-  template <class F> static constexpr void visit(F&& f) {
-    // merge runs of p into runs of 2p; k: the comparator distance
-    for (int p = 1; p < N; p <<= 1)
-      for (int k = p; k >= 1; k >>= 1)
-        for (int j = k % p; j + k < N; j += 2 * k)
-          for (int i = 0; i < k && i + j + k < N; ++i)
-            if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) f(i + j, i + j + k);  // one run of 2p
-  }
   static constexpr int count() {
     int c = 0;
-    visit([&](int, int) { ++c; });
+    Net::visit([&](int, int) { ++c; });
     return c;
   }
   struct list {
@@ -57,11 +50,36 @@ template <int N> struct batcher_network {
   static constexpr list make() {
     list l{};
     int c = 0;
-    visit([&](int lo, int hi) { l.at[c++] = {lo, hi}; });
+    Net::visit([&](int lo, int hi) { l.at[c++] = {lo, hi}; });
     return l;
   }
   static constexpr list comparators = make();
 };
+
+// Batcher's odd-even merge sort of N items.
+template <int N> struct batcher_merges {
+  template <class F> static constexpr void visit(F&& f) {
+    // merge runs of p into runs of 2p; k: the comparator distance
+    for (int p = 1; p < N; p <<= 1)
+      for (int k = p; k >= 1; k >>= 1)
+        for (int j = k % p; j + k < N; j += 2 * k)
+          for (int i = 0; i < k && i + j + k < N; ++i)
+            if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) f(i + j, i + j + k);  // one run of 2p
+  }
+};
+template <int N> using batcher_network = comparator_list<batcher_merges<N>>;
+
+// The half-cleaners of Batcher's bitonic merge (Batcher 1968): a bitonic
+// sequence of N items (N a power of two) comes out ascending after log2(N)
+// rounds of N / 2 comparators (i, i + k), k = N / 2 .. 1, i & k == 0.
+template <int N> struct bitonic_cleaners {
+  template <class F> static constexpr void visit(F&& f) {
+    for (int k = N / 2; k >= 1; k >>= 1)
+      for (int i = 0; i < N; ++i)
+        if ((i & k) == 0) f(i, i + k);
+  }
+};
+template <int N> using bitonic_cleaner = comparator_list<bitonic_cleaners<N>>;
 
 // The plain order of unsigned integers: a comparator of 32 bits or less is
 // one min and one max.
@@ -80,16 +98,19 @@ __device__ __forceinline__ void network_step(E (&x)[N], const Less& less) {
   }
 }
 
-template <int N, class E, class Less, int... C>
+// The comparators of list Net applied to x in order.
+template <class Net, int N, class E, class Less, int... C>
 __device__ __forceinline__ void network_steps(E (&x)[N], const Less& less, std::integer_sequence<int, C...>) {
-  using net = batcher_network<N>;
-  (network_step<net::comparators.at[C].lo, net::comparators.at[C].hi>(x, less), ...);
+  (network_step<Net::comparators.at[C].lo, Net::comparators.at[C].hi>(x, less), ...);
+}
+template <class Net, int N, class E, class Less> __device__ __forceinline__ void run_network(E (&x)[N], const Less& less) {
+  network_steps<Net>(x, less, std::make_integer_sequence<int, Net::count()>{});
 }
 
 template <int N, class E, class Less>
 __device__ __forceinline__ void thread_network_sort(E (&x)[N], const Less& less) {
   static_assert(N >= 1 && (N & (N - 1)) == 0, "a power of two of items");
-  network_steps(x, less, std::make_integer_sequence<int, batcher_network<N>::count()>{});
+  run_network<batcher_network<N>>(x, less);
 }
 
 }  // namespace gpusort::detail::block
