@@ -438,13 +438,14 @@ __global__ void __launch_bounds__(tuning::wide_threads<typename key_traits<K>::b
 
 // The group classes of 17 to 64 keys by lane pairs (tuning::pair_lanes):
 // 33 to 64 keys two lanes a segment of 32 elements each (thread_class with
-// LANES = 2), and, from C0 = 0 (tuning::pair_first), 17 to 32 keys one lane
-// a segment of 32. One area a warp; STAGED: values staged as in
-// thread_kernel.
-template <class K, bool BARE, bool STAGED, int C0>
+// LANES = 2), and, where tuning::pair_first is the class of 17 to 32 keys,
+// those one lane a segment of 32. One area a warp; STAGED: values staged as
+// in thread_kernel.
+template <class K, bool BARE, bool STAGED>
 __global__ void __launch_bounds__(tuning::pair_threads, tuning::pair_blocks) pair_kernel(class_args<K> a) {
   using U = typename key_traits<K>::bits;
-  static_assert(tuning::pair_lanes<U, BARE> && C0 == tuning::pair_first<U, BARE>, "the classes of tuning");
+  static_assert(tuning::pair_lanes<U, BARE>, "elements of unsigned words");
+  constexpr int C0 = tuning::pair_first<U, BARE>;
   constexpr int warps = tuning::pair_threads / 32, H = 32;
   __shared__ U keys[warps][33 * H];
   __shared__ std::uint16_t source[warps][BARE ? 1 : 32 * H];

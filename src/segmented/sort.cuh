@@ -80,9 +80,10 @@ template <class K> void launch_wide(const launch_args<K>& a, std::size_t segment
   a.ctx_ptr->check_launch("segmented thread sort");
 }
 
-// The group classes from C0 to 64 keys by lane pairs (pair_kernel,
-// tuning::pair_lanes): 16 segments a warp at 33 to 64 keys.
-template <int C0, bool BARE, class K> void launch_pairs(const launch_args<K>& a, std::size_t segments, std::size_t n) {
+// The group classes from tuning::pair_first to 64 keys by lane pairs
+// (pair_kernel, tuning::pair_lanes): 16 segments a warp at 33 to 64 keys.
+template <bool BARE, class K> void launch_pairs(const launch_args<K>& a, std::size_t segments, std::size_t n) {
+  constexpr int C0 = tuning::pair_first<typename key_traits<K>::bits, BARE>;
   constexpr int per_block = tuning::pair_threads / 2;
   const std::size_t min_size = (std::size_t(tuning::thread_max) << C0) + 1;  // capacity 2^(C0+5)
   auto launch = [&](auto kernel) {
@@ -91,8 +92,8 @@ template <int C0, bool BARE, class K> void launch_pairs(const launch_args<K>& a,
     kernel<<<grid, tuning::pair_threads, 0, a.stream>>>(a.args);
     a.ctx_ptr->check_launch("segmented pair sort");
   };
-  if constexpr (BARE) launch(pair_kernel<K, true, false, C0>);
-  else with_staged(a, [&](auto staged) { launch(pair_kernel<K, false, staged.value, C0>); });
+  if constexpr (BARE) launch(pair_kernel<K, true, false>);
+  else with_staged(a, [&](auto staged) { launch(pair_kernel<K, false, staged.value>); });
 }
 
 // The group classes C0 .. C1 - 1 in one launch: those of four items a lane,
@@ -218,12 +219,12 @@ template <class K> void run(const call<K>& c) {
     if constexpr (tuning::wide_classes<U> == 2) {
       launch_groups<2, 4>(a, c.segments, c.n);  // the two left in one launch
     } else {
-      launch_pairs<1, true>(a, c.segments, c.n);  // 33 to 64 keys
+      launch_pairs<true>(a, c.segments, c.n);  // 33 to 64 keys
       launch_groups<2, 3>(a, c.segments, c.n);
       launch_groups<3, 4>(a, c.segments, c.n);
     }
   } else if constexpr (tuning::pair_lanes<U, false>) {
-    launch_pairs<0, false>(a, c.segments, c.n);  // 17 to 64 keys
+    launch_pairs<false>(a, c.segments, c.n);  // 17 to 64 keys
     launch_groups<2, 3>(a, c.segments, c.n);
     launch_groups<3, 4>(a, c.segments, c.n);
   } else {
