@@ -179,10 +179,12 @@ template <class K> void test_nans_largest() {
 }
 
 // The group classes by lane pairs (pair_kernel, tuning::pair_lanes): 33 to
-// 64 keys two lanes a segment for 8-byte keys alone, and for keys of up to 4
-// bytes with values or a bit range, which also sort 17 to 32 keys one lane
-// a segment of 32 (rank, index) words (8-byte keys with values: the group
-// network): sizes 17..64 in a cycle, equal sizes
+// 64 keys two lanes a segment for 8-byte keys alone, and for every key
+// width with values or a bit range, which also sort 17 to 32 keys one lane
+// a segment of 32 (rank, index) words, packed for keys of up to 4 bytes,
+// windows of the segment's ranks for 8-byte keys (window.cuh; ranks the
+// window's shift joins finish by insertion): sizes 17..64 in a cycle,
+// equal sizes
 // 33, 48 and 64 (a lead of 3 keys: not 16-byte aligned); ties (few unique,
 // equal: the words keep them in order), float specials under both NaN
 // orders (a pair whose segment holds both zeros, side by side across its
@@ -209,6 +211,31 @@ template <class K> void test_lane_pairs() {
   GPUSORT_CASE(run_width<K>(mixed, c, rotated_wide(k)));
 }
 
+// 8-byte ranks in windows (segmented/window.cuh) whose shift joins close
+// ranks: every segment holds the least and the greatest bits, so its range
+// is about 2^64, and keys a few units apart in a shuffled order, which the
+// window's words leave in index order and the insertion finishes. Both
+// orders, keys alone (a bit range) and pairs, sizes 17 to 64.
+template <class K> void test_close_ranks() {
+  for (std::size_t size : {17, 24, 32, 33, 40, 63, 64}) {
+    const layout L = equal_sizes(size, 3000 / size + 5, 0, size % 2);
+    seg_case c;
+    c.raw.resize(L.n);
+    for (std::size_t s = 0; s < L.segments(); ++s)
+      for (std::size_t j = 0; j < size; ++j) {
+        const std::uint64_t close = 0x123456789ABC0000ull + (j * 7 + s) % size;
+        c.raw[L.begin[s] + j] = j == 1 ? 0 : j == size - 2 ? ~0ull : close;
+      }
+    for (auto dir : both_orders)
+      for (bool pairs : {true, false}) {
+        c.dir = dir, c.pairs = pairs, c.seed = size;
+        c.begin_bit = pairs ? 0 : 1;
+        c.end_bit = pairs ? -1 : t::width_of<K>;
+        GPUSORT_CASE(run_width<K>(L, c, pairs));
+      }
+  }
+}
+
 template <class K> class GpuSegmented : public t::gpu_test {};
 TYPED_TEST_SUITE(GpuSegmented, t::key_types, t::key_name);
 TYPED_TEST(GpuSegmented, EqualSizes) { test_equal_sizes<TypeParam>(); }
@@ -219,6 +246,7 @@ TYPED_TEST(GpuSegmented, SmallSegments) { test_small_segments<TypeParam>(); }
 TYPED_TEST(GpuSegmented, NansLargest) { test_nans_largest<TypeParam>(); }
 TYPED_TEST(GpuSegmented, WideSegments) { test_wide_segments<TypeParam>(); }
 TYPED_TEST(GpuSegmented, LanePairs) { test_lane_pairs<TypeParam>(); }
+TYPED_TEST(GpuSegmented, CloseRanks) { test_close_ranks<TypeParam>(); }
 
 
 // Small segmented cases for compute-sanitizer (memcheck, racecheck), picked
@@ -271,6 +299,30 @@ TEST_F(GpuSanitizeSegmented, F32Specials) {
 TEST_F(GpuSanitizeSegmented, F64Specials) {
   if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
   specials_cases<double>(equal_sizes(40, 90, 0, 0), equal_sizes(64, 70, 0, 0), 970);
+}
+// 8-byte keys with values, or a bit range, at 17 to 64 keys: windows of
+// the segment's ranks (segmented/window.cuh), exact (few unique, all equal)
+// or shifted (uniform), and their insertion (close ranks)
+TEST_F(GpuSanitizeSegmented, RankWindows) {
+  if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
+  const layout layouts[] = {equal_sizes(40, 90, 0, 0), equal_sizes(64, 70, 1, 0), equal_sizes(24, 120, 0, 0)};
+  std::size_t k = 0;
+  for (const layout& L : layouts)
+    for (h::dist d : {h::dist::uniform, h::dist::few_unique, h::dist::equal}) {
+      seg_case c = rotated(k, L, d, 980 + k);
+      c.pairs = k % 3 != 2;
+      if (!c.pairs) c.begin_bit = 2, c.end_bit = 61;  // keys alone, in a bit range
+      GPUSORT_CASE((run_width<std::uint64_t, std::uint32_t>(L, c, k % 2 == 0)));
+      GPUSORT_CASE((run_width<double, std::uint64_t>(L, c, k % 2 == 1)));
+      ++k;
+    }
+  // a shifted window's insertion: the least and greatest bits, and keys a
+  // unit apart in descending order
+  const layout L = equal_sizes(48, 60, 0, 0);
+  seg_case c;
+  c.pairs = true;
+  for (std::size_t i = 0; i < L.n; ++i) c.raw.push_back(i % 48 == 0 ? 0 : i % 48 == 1 ? ~0ull : ~0ull / 3 - i);
+  GPUSORT_CASE((run_width<std::uint64_t, std::uint32_t>(L, c, false)));
 }
 // 8-byte values staged by the thread and group classes (segmented/values.cuh)
 TEST_F(GpuSanitizeSegmented, StagedWideValues) {

@@ -328,7 +328,15 @@ struct seg_case {
   bool in_place = false;
   api call = api::two_phase;
   gpusort::nan_order nans = gpusort::nan_order::bits;
+  std::vector<std::uint64_t> raw;  // when not empty, the keys' bits (the low bytes for narrower keys), not d's
 };
+
+// Keys of the given bits, each cut to the key's width.
+template <class K> std::vector<K> keys_of_bits(const std::vector<std::uint64_t>& raw) {
+  std::vector<K> v(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) std::memcpy(&v[i], &raw[i], sizeof(K));  // little endian
+  return v;
+}
 
 template <class O> const char* offset_name() {
   return std::is_signed_v<O> ? (sizeof(O) == 4 ? "int32" : "int64") : (sizeof(O) == 4 ? "uint32" : "uint64");
@@ -339,7 +347,7 @@ std::string describe(const layout& L, const seg_case& c) {
   std::string s = std::string(gpusort::detail::key_info<K>::name) + " segmented " +
                   (c.pairs ? "pairs (value " + std::to_string(sizeof(V)) + " bytes)" : std::string("keys")) +
                   " layout=" + L.name + " n=" + std::to_string(L.n) + " segments=" + std::to_string(L.segments()) +
-                  " dist=" + std::string(h::to_string(c.d)) + " " + t::name(c.dir) + " bits=[" +
+                  " dist=" + (c.raw.empty() ? std::string(h::to_string(c.d)) : std::string("given bits")) + " " + t::name(c.dir) + " bits=[" +
                   std::to_string(c.begin_bit) + "," + std::to_string(c.end_bit) + ") " +
                   (c.one_array ? "one-array " : "begin/end ") + offset_name<O>() + " offsets, " +
                   (c.call == api::two_phase ? "two-phase" : "allocating") + (c.in_place ? ", in place" : "") +
@@ -400,7 +408,7 @@ template <class K, class O, class V = std::uint32_t> void run_case(const layout&
   const std::size_t n = L.n, num = L.segments();
   auto opt = t::make_options(c.dir, c.begin_bit, c.end_bit);
   opt.nans = c.nans;
-  const auto in = h::generate<K>(c.d, n, c.seed);
+  const auto in = c.raw.empty() ? h::generate<K>(c.d, n, c.seed) : keys_of_bits<K>(c.raw);
   std::vector<V> vals;
   if (c.pairs) {
     vals.resize(n);

@@ -16,6 +16,7 @@
 
 #include "segmented/bins.cuh"
 #include "segmented/values.cuh"
+#include "segmented/window.cuh"
 
 #include <gpusort/detail/block/async_copy.cuh>
 #include <gpusort/detail/block/lane_pair_sort.cuh>
@@ -87,11 +88,14 @@ template <class K> using packed_type = typename packed_element<typename key_trai
 // LANES = 2: two lanes a segment (lane_pair_sort: each sorts CAP / 2
 // elements, then one bitonic merge across the pair), a warp 16 segments;
 // every warp-wide move above is the same over its 32 x CAP / 2 places.
+// WINDOW (8-byte keys, not BARE): the (rank, index) element is one word,
+// the rank's place in the segment's window (window.cuh), instead of a
+// 16-byte pair.
 // sk: the warp's BUFS areas of 33 x H keys (H = CAP / LANES, the elements a
 // lane holds); src: its source places (32 x H, with values); sv: its area
 // of 33 x H places of 8 bytes (STAGED).
 template <int CAP, class K, bool BARE, int THREADS = tuning::group_threads, int BUFS = 1, bool STAGED = false,
-          int LANES = 1>
+          int LANES = 1, bool WINDOW = false>
 __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, typename key_traits<K>::bits* sk,
                                              std::uint16_t* src, void* sv = nullptr) {
   using traits = key_traits<K>;
@@ -101,6 +105,7 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   static_assert(BUFS == 1 || BUFS == 2, "one or two areas");
   static_assert(!STAGED || (!BARE && BUFS == 1), "staged values: the indexed sort, one area");
   static_assert(LANES == 1 || LANES == 2, "one or two lanes a segment");
+  static_assert(!WINDOW || (!BARE && sizeof(U) == 8), "windows of 8-byte ranks");
   constexpr int H = CAP / LANES;       // elements a lane
   constexpr unsigned SEGS = 32 / LANES;  // segments a warp
   constexpr int warps = THREADS / 32;
@@ -212,19 +217,24 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   // sort area sk_ in place (every lane its segment)
   const auto sort = [&](const range& r, U* sk_) {
     const unsigned size = r.size, off = r.off;
+    const auto rank_of = [&](U bits) { return U(a.ord.rank(traits::twiddle(bits))); };
     // stable insertion of each key among the ranks before it (NaNs folded
-    // to one rank, both zeros one rank: equal ones keep their order)
+    // to one rank, both zeros one rank: equal ones keep their order); with
+    // values, each key's source place moves with it
     const auto insertion_sort = [&] {
       for (unsigned i = 1; i < size; ++i) {
         const U v = sk_[place(off + i)];
-        const auto rv = a.ord.rank(traits::twiddle(v));
+        const std::uint16_t from = pairs ? src[off + i] : std::uint16_t(0);
+        const U rv = rank_of(v);
         unsigned j = i;
         for (; j > 0; --j) {
           const U u = sk_[place(off + j - 1)];
-          if (!(rv < a.ord.rank(traits::twiddle(u)))) break;
+          if (!(rv < rank_of(u))) break;
           sk_[place(off + j)] = u;
+          if (pairs) src[off + j] = src[off + j - 1];
         }
         sk_[place(off + j)] = v;
+        if (pairs) src[off + j] = from;
       }
     };
     if constexpr (BARE) {
@@ -279,26 +289,71 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
         insertion_sort();  // the pair's lower lane alone
       }
     } else {
-      // (rank, index) elements; the keys gathered by index
-      E x[H];
-#pragma unroll
-      for (int i = 0; i < H; ++i)
-        x[i] = mine + i < size ? pe::make(U(a.ord.rank(traits::twiddle(sk_[place(off + mine + i)]))), mine + i)
-                               : pe::pad();
-      if constexpr (LANES == 2) block::lane_pair_sort(x, mine != 0);
-      else block::thread_network_sort(x, typename pe::less{});
+      // (rank, index) elements, one word each (WINDOW: window.cuh); the
+      // keys gathered by index
       U y[H];  // the sorted bits, read before any is written back
+      bool unsorted = false;  // WINDOW: two ranks the window's shift joined came out of order
+      if constexpr (WINDOW) {
+        U w[H];  // ranks, then words
+        U least = ~U(0), most = 0;
 #pragma unroll
-      for (int i = 0; i < H; ++i)
-        if (mine + i < size) {
-          const unsigned from = off + pe::index(x[i]);
-          y[i] = sk_[place(from)];
-          if (pairs) src[off + mine + i] = std::uint16_t(from);
+        for (int i = 0; i < H; ++i) {
+          w[i] = mine + i < size ? rank_of(sk_[place(off + mine + i)]) : U(0);
+          if (mine + i < size) least = w[i] < least ? w[i] : least, most = w[i] > most ? w[i] : most;
         }
+        if constexpr (LANES == 2) {
+          const U l = __shfl_xor_sync(0xFFFFFFFFu, least, 1), m = __shfl_xor_sync(0xFFFFFFFFu, most, 1);
+          least = l < least ? l : least, most = m > most ? m : most;
+        }
+        const rank_window win = rank_window::of(least, most);
+#pragma unroll
+        for (int i = 0; i < H; ++i) w[i] = mine + i < size ? win.word(w[i], mine + i) : ~U(0);
+        if constexpr (LANES == 2) block::lane_pair_sort(w, mine != 0);
+        else block::thread_network_sort(w, block::unsigned_less{});
+        unsigned idx[H / 4] = {};  // the sorted indices, a byte each (the words' registers freed)
+#pragma unroll
+        for (int i = 0; i < H; ++i) idx[i / 4] |= rank_window::index(w[i]) << (i % 4 * 8);
+        U before = 0;  // the rank before this lane's first
+#pragma unroll
+        for (int i = 0; i < H; ++i)
+          if (mine + i < size) {
+            const unsigned from = off + (idx[i / 4] >> (i % 4 * 8) & 0xFFu);
+            y[i] = sk_[place(from)];
+            if (pairs) src[off + mine + i] = std::uint16_t(from);
+            if (!win.exact()) {
+              const U r = rank_of(y[i]);
+              if (i > 0) unsorted |= r < before;
+              before = r;
+            }
+          }
+        if constexpr (LANES == 2) {  // every lane: the shuffles are warp-wide
+          const U first = __shfl_down_sync(0xFFFFFFFFu, mine < size ? rank_of(y[0]) : U(0), 1);  // the upper lane's
+          unsorted |= !win.exact() && mine == 0 && unsigned(H) < size && first < before;
+          unsorted |= __shfl_xor_sync(0xFFFFFFFFu, int(unsorted), 1) != 0;
+        }
+      } else {
+        E x[H];
+#pragma unroll
+        for (int i = 0; i < H; ++i)
+          x[i] = mine + i < size ? pe::make(rank_of(sk_[place(off + mine + i)]), mine + i) : pe::pad();
+        if constexpr (LANES == 2) block::lane_pair_sort(x, mine != 0);
+        else block::thread_network_sort(x, typename pe::less{});
+#pragma unroll
+        for (int i = 0; i < H; ++i)
+          if (mine + i < size) {
+            const unsigned from = off + pe::index(x[i]);
+            y[i] = sk_[place(from)];
+            if (pairs) src[off + mine + i] = std::uint16_t(from);
+          }
+      }
       if constexpr (LANES == 2) __syncwarp();  // the partner has read its keys too
 #pragma unroll
       for (int i = 0; i < H; ++i)
         if (mine + i < size) sk_[place(off + mine + i)] = y[i];
+      if constexpr (WINDOW) {
+        if constexpr (LANES == 2) __syncwarp();  // the partner's keys are in place
+        if (unsorted && mine == 0) insertion_sort();  // the pair's lower lane alone
+      }
     }
   };
 
@@ -440,21 +495,22 @@ __global__ void __launch_bounds__(tuning::wide_threads<typename key_traits<K>::b
 // 33 to 64 keys two lanes a segment of 32 elements each (thread_class with
 // LANES = 2), and, where tuning::pair_first is the class of 17 to 32 keys,
 // those one lane a segment of 32. One area a warp; STAGED: values staged as
-// in thread_kernel.
+// in thread_kernel; 8-byte keys not BARE as windows (window.cuh).
 template <class K, bool BARE, bool STAGED>
 __global__ void __launch_bounds__(tuning::pair_threads, tuning::pair_blocks) pair_kernel(class_args<K> a) {
   using U = typename key_traits<K>::bits;
   static_assert(tuning::pair_lanes<U, BARE>, "elements of unsigned words");
-  constexpr int C0 = tuning::pair_first<U, BARE>;
-  constexpr int warps = tuning::pair_threads / 32, H = 32;
+  constexpr int C0 = tuning::pair_first<U, BARE>, threads = tuning::pair_threads;
+  constexpr bool window = !BARE && sizeof(U) == 8;
+  constexpr int warps = threads / 32, H = 32;
   __shared__ U keys[warps][33 * H];
   __shared__ std::uint16_t source[warps][BARE ? 1 : 32 * H];
   __shared__ std::uint64_t staged[warps][STAGED ? 33 * H : 1];
   U* sk = keys[threadIdx.x / 32];
   std::uint16_t* src = source[threadIdx.x / 32];
   void* sv = staged[threadIdx.x / 32];
-  if constexpr (C0 == 0) thread_class<H, K, BARE, tuning::pair_threads, 1, STAGED>(a, tuning::first_group, sk, src, sv);
-  thread_class<2 * H, K, BARE, tuning::pair_threads, 1, STAGED, 2>(a, tuning::first_group + 1, sk, src, sv);
+  if constexpr (C0 == 0) thread_class<H, K, BARE, threads, 1, STAGED, 1, window>(a, tuning::first_group, sk, src, sv);
+  thread_class<2 * H, K, BARE, threads, 1, STAGED, 2, window>(a, tuning::first_group + 1, sk, src, sv);
 }
 
 }  // namespace gpusort::detail::segmented

@@ -83,13 +83,14 @@ template <class K> void launch_wide(const launch_args<K>& a, std::size_t segment
 // The group classes from tuning::pair_first to 64 keys by lane pairs
 // (pair_kernel, tuning::pair_lanes): 16 segments a warp at 33 to 64 keys.
 template <bool BARE, class K> void launch_pairs(const launch_args<K>& a, std::size_t segments, std::size_t n) {
-  constexpr int C0 = tuning::pair_first<typename key_traits<K>::bits, BARE>;
-  constexpr int per_block = tuning::pair_threads / 2;
+  using U = typename key_traits<K>::bits;
+  constexpr int C0 = tuning::pair_first<U, BARE>, threads = tuning::pair_threads;
+  constexpr int per_block = threads / 2;
   const std::size_t min_size = (std::size_t(tuning::thread_max) << C0) + 1;  // capacity 2^(C0+5)
   auto launch = [&](auto kernel) {
-    const unsigned grid = class_grid(*a.ctx_ptr, kernel, tuning::pair_threads,
-                                     (at_most(segments, n, min_size) + per_block - 1) / per_block);
-    kernel<<<grid, tuning::pair_threads, 0, a.stream>>>(a.args);
+    const unsigned grid =
+        class_grid(*a.ctx_ptr, kernel, threads, (at_most(segments, n, min_size) + per_block - 1) / per_block);
+    kernel<<<grid, threads, 0, a.stream>>>(a.args);
     a.ctx_ptr->check_launch("segmented pair sort");
   };
   if constexpr (BARE) launch(pair_kernel<K, true, false>);
@@ -223,12 +224,9 @@ template <class K> void run(const call<K>& c) {
       launch_groups<2, 3>(a, c.segments, c.n);
       launch_groups<3, 4>(a, c.segments, c.n);
     }
-  } else if constexpr (tuning::pair_lanes<U, false>) {
+  } else {
     launch_pairs<false>(a, c.segments, c.n);  // 17 to 64 keys
     launch_groups<2, 3>(a, c.segments, c.n);
-    launch_groups<3, 4>(a, c.segments, c.n);
-  } else {
-    launch_groups<0, 3>(a, c.segments, c.n);
     launch_groups<3, 4>(a, c.segments, c.n);
   }
   launch_blocks<0>(a, c.segments, c.n);

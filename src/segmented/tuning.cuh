@@ -21,9 +21,11 @@
 //                         elements fit: keys alone in an order of every
 //                         bit one lane a segment (wide_thread_kernel; up
 //                         to 32 for 8-byte keys, then two lanes a segment:
-//                         pair_kernel); keys of up to 4 bytes otherwise as
-//                         (rank, index) words, one lane a segment up to
-//                         32 and two up to 64 (pair_kernel)
+//                         pair_kernel); otherwise one lane a segment up to
+//                         32 and two up to 64 (pair_kernel), of (rank,
+//                         index) words: packed for keys of up to 4 bytes,
+//                         a window of the segment's ranks for 8-byte keys
+//                         (window.cuh)
 //   block  257 .. 4096    one block. Keys of up to 4 bytes: the radix
 //                         family's block radix sort (radix/block_sort.cuh,
 //                         sort_tile) of the keys' bits with their 16-bit
@@ -102,17 +104,18 @@ struct tuning {
   // lane pairs: the group class of 33 to 64 keys as two lanes a segment, 32
   // elements each (block::lane_pair_sort), where the elements are words of
   // up to 8 bytes: the ranks of 8-byte keys alone in an order of every bit
-  // (smaller keys alone take the wide thread classes), or the (rank, index)
-  // words of keys of up to 4 bytes otherwise (with values, or a bit range),
-  // which also take the class of 17 to 32 keys, one lane a segment of 32:
-  // pair_first is the first group class pair_kernel takes. A lane's 32 words
-  // and its addresses: 170 registers, six 64-thread blocks an SM; the keys,
-  // source places and staged values of two warps take up to 29 KB. The
-  // 16-byte (rank, index) elements of 8-byte keys with values keep the
-  // group network: as lane pairs (255 registers, four blocks an SM) u64 +
-  // u32 pairs in 64-key segments took 2.12 ms against its 2.07, and u64 +
-  // u64 2.48 against 2.07 (docs/perf/segmented.md).
-  template <class U, bool BARE> static constexpr bool pair_lanes = BARE ? sizeof(U) == 8 : sizeof(U) <= 4;
+  // (smaller keys alone take the wide thread classes), or, for every other
+  // sort, (rank, index) words: packed for keys of up to 4 bytes, the rank's
+  // place in the segment's window for 8-byte keys (window.cuh). Those also
+  // take the class of 17 to 32 keys, one lane a segment of 32: pair_first
+  // is the first group class pair_kernel takes. A lane's 32 words and its
+  // addresses: 170 registers, six 64-thread blocks an SM; the keys, source
+  // places and staged values of two warps take up to 38 KB (8-byte keys
+  // with values: five blocks an SM by shared memory). (As 16-byte (rank,
+  // index) elements, 8-byte keys with values needed 255 registers, four
+  // blocks an SM, and were slower than the group network: see
+  // docs/perf/segmented.md.)
+  template <class U, bool BARE> static constexpr bool pair_lanes = !BARE || sizeof(U) == 8;
   template <class U, bool BARE> static constexpr int pair_first = BARE ? 1 : 0;
   static constexpr int pair_threads = 64;
   static constexpr int pair_blocks = 6;
