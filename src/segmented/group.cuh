@@ -1,4 +1,5 @@
-// Segmented sort, the group classes (17 .. 256 keys; tuning.cuh): G lanes
+// Segmented sort, the group classes (65 .. 256 keys as launched: the
+// lane classes of small.cuh take 17 .. 64; tuning.cuh): G lanes
 // x ITEMS elements a segment, a warp holding 32 / G segments, sorted by the
 // bitonic network in registers (block/group_bitonic.cuh) over (rank, index)
 // elements (values.cuh); each output slot then takes the key, and the

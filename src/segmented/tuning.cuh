@@ -12,13 +12,15 @@
 //                         warp's 32 segments (keys, and values of 4 or 8
 //                         bytes) staged in shared memory so loads and
 //                         stores coalesce (small.cuh)
-//   group  17 .. 256      G lanes x ITEMS elements (8 to 32 lanes, 4
-//                         elements a lane, 8 above 128): bitonic network
-//                         in registers (block/group_bitonic.cuh) of (rank,
+//   group  17 .. 256      G lanes x ITEMS elements (32 lanes, 4 elements
+//                         a lane, 8 above 128): bitonic network in
+//                         registers (block/group_bitonic.cuh) of (rank,
 //                         index) elements, keys gathered, values staged in
 //                         shared memory (group.cuh). Up to 64 keys sort
-//                         as thread classes instead where a lane's
-//                         elements fit: keys alone in an order of every
+//                         as thread classes instead, every key type and
+//                         order (the group shapes of 8 and 16 lanes for
+//                         those classes are not launched): keys alone in
+//                         an order of every
 //                         bit one lane a segment (wide_thread_kernel; up
 //                         to 32 for 8-byte keys, then two lanes a segment:
 //                         pair_kernel); otherwise one lane a segment up to
