@@ -182,7 +182,7 @@ template <class K> void test_nans_largest() {
 // 64 keys two lanes a segment for 8-byte keys alone, and for every key
 // width with values or a bit range, which also sort 17 to 32 keys one lane
 // a segment of 32 (rank, index) words, packed for keys of up to 4 bytes,
-// windows of the segment's ranks for 8-byte keys (window.cuh; ranks the
+// windows of the segment's ranks for 8-byte keys (window.hpp; ranks the
 // window's shift joins finish by insertion): sizes 17..64 in a cycle,
 // equal sizes
 // 33, 48 and 64 (a lead of 3 keys: not 16-byte aligned); ties (few unique,
@@ -211,7 +211,7 @@ template <class K> void test_lane_pairs() {
   GPUSORT_CASE(run_width<K>(mixed, c, rotated_wide(k)));
 }
 
-// 8-byte ranks in windows (segmented/window.cuh) whose shift joins close
+// 8-byte ranks in windows (segmented/window.hpp) whose shift joins close
 // ranks: every segment holds the least and the greatest bits, so its range
 // is about 2^64, and keys a few units apart in a shuffled order, which the
 // window's words leave in index order and the insertion finishes. Both
@@ -301,7 +301,7 @@ TEST_F(GpuSanitizeSegmented, F64Specials) {
   specials_cases<double>(equal_sizes(40, 90, 0, 0), equal_sizes(64, 70, 0, 0), 970);
 }
 // 8-byte keys with values, or a bit range, at 17 to 64 keys: windows of
-// the segment's ranks (segmented/window.cuh), exact (few unique, all equal)
+// the segment's ranks (segmented/window.hpp), exact (few unique, all equal)
 // or shifted (uniform), and their insertion (close ranks)
 TEST_F(GpuSanitizeSegmented, RankWindows) {
   if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";

@@ -16,7 +16,7 @@
 
 #include "segmented/bins.cuh"
 #include "segmented/values.cuh"
-#include "segmented/window.cuh"
+#include "segmented/window.hpp"
 
 #include <gpusort/detail/block/async_copy.cuh>
 #include <gpusort/detail/block/lane_pair_sort.cuh>
@@ -89,7 +89,7 @@ template <class K> using packed_type = typename packed_element<typename key_trai
 // elements, then one bitonic merge across the pair), a warp 16 segments;
 // every warp-wide move above is the same over its 32 x CAP / 2 places.
 // WINDOW (8-byte keys, not BARE): the (rank, index) element is one word,
-// the rank's place in the segment's window (window.cuh), instead of a
+// the rank's place in the segment's window (window.hpp), instead of a
 // 16-byte pair.
 // sk: the warp's BUFS areas of 33 x H keys (H = CAP / LANES, the elements a
 // lane holds); src: its source places (32 x H, with values); sv: its area
@@ -289,7 +289,7 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
         insertion_sort();  // the pair's lower lane alone
       }
     } else {
-      // (rank, index) elements, one word each (WINDOW: window.cuh); the
+      // (rank, index) elements, one word each (WINDOW: window.hpp); the
       // keys gathered by index
       U y[H];  // the sorted bits, read before any is written back
       bool unsorted = false;  // WINDOW: two ranks the window's shift joined came out of order
@@ -495,7 +495,7 @@ __global__ void __launch_bounds__(tuning::wide_threads<typename key_traits<K>::b
 // 33 to 64 keys two lanes a segment of 32 elements each (thread_class with
 // LANES = 2), and, where tuning::pair_first is the class of 17 to 32 keys,
 // those one lane a segment of 32. One area a warp; STAGED: values staged as
-// in thread_kernel; 8-byte keys not BARE as windows (window.cuh).
+// in thread_kernel; 8-byte keys not BARE as windows (window.hpp).
 template <class K, bool BARE, bool STAGED>
 __global__ void __launch_bounds__(tuning::pair_threads, tuning::pair_blocks) pair_kernel(class_args<K> a) {
   using U = typename key_traits<K>::bits;

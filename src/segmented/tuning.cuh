@@ -27,7 +27,7 @@
 //                         32 and two up to 64 (pair_kernel), of (rank,
 //                         index) words: packed for keys of up to 4 bytes,
 //                         a window of the segment's ranks for 8-byte keys
-//                         (window.cuh)
+//                         (window.hpp)
 //   block  257 .. 4096    one block. Keys of up to 4 bytes: the radix
 //                         family's block radix sort (radix/block_sort.cuh,
 //                         sort_tile) of the keys' bits with their 16-bit
@@ -108,7 +108,7 @@ struct tuning {
   // up to 8 bytes: the ranks of 8-byte keys alone in an order of every bit
   // (smaller keys alone take the wide thread classes), or, for every other
   // sort, (rank, index) words: packed for keys of up to 4 bytes, the rank's
-  // place in the segment's window for 8-byte keys (window.cuh). Those also
+  // place in the segment's window for 8-byte keys (window.hpp). Those also
   // take the class of 17 to 32 keys, one lane a segment of 32: pair_first
   // is the first group class pair_kernel takes. A lane's 32 words and its
   // addresses: 170 registers, six 64-thread blocks an SM; the keys, source

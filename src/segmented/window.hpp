@@ -14,8 +14,13 @@
 // rank order. The caller checks the gathered keys' ranks and, in the rare
 // segment where two came out of order, finishes it by a stable insertion,
 // which takes about one step a key on a sequence so nearly sorted.
+// Plain C++ as well (GPUSORT_HD), tested on the host
+// (tests/segmented_window_test.cpp).
 #pragma once
 
+#include <gpusort/detail/key_traits.hpp>
+
+#include <bit>
 #include <cstdint>
 
 namespace gpusort::detail::segmented {
@@ -28,20 +33,24 @@ struct rank_window {
   static constexpr unsigned width = 64 - index_bits;
 
   // the window of ranks least .. most
-  __device__ __forceinline__ static rank_window of(std::uint64_t least, std::uint64_t most) {
+  GPUSORT_HD static rank_window of(std::uint64_t least, std::uint64_t most) {
     const std::uint64_t range = most - least;
+#ifdef __CUDA_ARCH__
     const unsigned bits = 64u - unsigned(__clzll(static_cast<long long>(range)));
+#else
+    const unsigned bits = unsigned(std::bit_width(range));
+#endif
     return {least, bits > width ? bits - width : 0u};
   }
   // the word of a rank in the window and its index in the segment
-  __device__ __forceinline__ std::uint64_t word(std::uint64_t rank, unsigned index) const {
+  GPUSORT_HD std::uint64_t word(std::uint64_t rank, unsigned index) const {
     return ((rank - least) >> shift) << index_bits | index;
   }
-  __device__ __forceinline__ static unsigned index(std::uint64_t word) {
+  GPUSORT_HD static unsigned index(std::uint64_t word) {
     return unsigned(word & ((1u << index_bits) - 1));
   }
   // the words order the segment exactly
-  __device__ __forceinline__ bool exact() const { return shift == 0; }
+  GPUSORT_HD bool exact() const { return shift == 0; }
 };
 
 }  // namespace gpusort::detail::segmented
