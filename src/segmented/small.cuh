@@ -106,6 +106,7 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   static_assert(!STAGED || (!BARE && BUFS == 1), "staged values: the indexed sort, one area");
   static_assert(LANES == 1 || LANES == 2, "one or two lanes a segment");
   static_assert(!WINDOW || (!BARE && sizeof(U) == 8), "windows of 8-byte ranks");
+  static_assert(!WINDOW || CAP <= (1 << rank_window::index_bits), "an index in the window's low bits");
   constexpr int H = CAP / LANES;       // elements a lane
   constexpr unsigned SEGS = 32 / LANES;  // segments a warp
   constexpr int warps = THREADS / 32;

@@ -20,14 +20,13 @@
 //                         as thread classes instead, every key type and
 //                         order (the group shapes of 8 and 16 lanes for
 //                         those classes are not launched): keys alone in
-//                         an order of every
-//                         bit one lane a segment (wide_thread_kernel; up
-//                         to 32 for 8-byte keys, then two lanes a segment:
-//                         pair_kernel); otherwise one lane a segment up to
-//                         32 and two up to 64 (pair_kernel), of (rank,
-//                         index) words: packed for keys of up to 4 bytes,
-//                         a window of the segment's ranks for 8-byte keys
-//                         (window.hpp)
+//                         an order of every bit one lane a segment
+//                         (wide_thread_kernel; up to 32 for 8-byte keys,
+//                         then two lanes a segment: pair_kernel);
+//                         otherwise one lane a segment up to 32 and two
+//                         up to 64 (pair_kernel), of (rank, index) words:
+//                         packed for keys of up to 4 bytes, a window of
+//                         the segment's ranks for 8-byte keys (window.hpp)
 //   block  257 .. 4096    one block. Keys of up to 4 bytes: the radix
 //                         family's block radix sort (radix/block_sort.cuh,
 //                         sort_tile) of the keys' bits with their 16-bit
