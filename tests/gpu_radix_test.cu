@@ -549,6 +549,40 @@ template <class K> void test_device_digits() {
   }
 }
 
+// core/bit_width.hpp's device forms (clz, popc) against the host's (<bit>),
+// which CoreBitWidth.MatchesLoops checks against loops over the bits.
+__global__ void bit_width_kernel(const std::uint64_t* x, int n, int* out) {
+  const int i = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= n) return;
+  out[3 * i] = gpusort::detail::bit_width64(x[i]);
+  out[3 * i + 1] = gpusort::detail::ceil_log2(x[i]);
+  out[3 * i + 2] = gpusort::detail::popcount64(x[i]);
+}
+class GpuBitWidth : public t::gpu_test {};
+TEST_F(GpuBitWidth, MatchesHost) {
+  std::vector<std::uint64_t> x = {0, 1, 2, 3, ~0ull, ~0ull - 1, 1ull << 63, (1ull << 63) + 1};
+  for (int b = 0; b < 64; ++b) {
+    x.push_back(1ull << b);
+    x.push_back((1ull << b) - 1);
+    x.push_back((1ull << b) + 1);
+  }
+  std::uint64_t s = 5;
+  while (x.size() < 1024) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    x.push_back((s ^ (s >> 29)) >> (s % 64));
+  }
+  t::device_buffer<std::uint64_t> d_x(x);
+  t::device_buffer<int> d_out(3 * x.size());
+  bit_width_kernel<<<unsigned(x.size() + 127) / 128, 128>>>(d_x.data(), int(x.size()), d_out.data());
+  t::device_sync();
+  const auto out = d_out.download();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    ASSERT_EQ(out[3 * i], gpusort::detail::bit_width64(x[i])) << "bit_width64(" << x[i] << ")";
+    ASSERT_EQ(out[3 * i + 1], gpusort::detail::ceil_log2(x[i])) << "ceil_log2(" << x[i] << ")";
+    ASSERT_EQ(out[3 * i + 2], gpusort::detail::popcount64(x[i])) << "popcount64(" << x[i] << ")";
+  }
+}
+
 template <class K> class GpuRadixDigits : public t::gpu_test {};
 TYPED_TEST_SUITE(GpuRadixDigits, t::key_types, t::key_name);
 TYPED_TEST(GpuRadixDigits, DeviceDigitsGlueToRank) { test_device_digits<TypeParam>(); }

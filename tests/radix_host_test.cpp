@@ -180,13 +180,26 @@ template <class K> void check_digits_every_range() {
       }
 }
 
-TEST(RadixDigitsPopcount, MatchesLoop) {
+// core/bit_width.hpp on the host, against loops over the bits (the GPU
+// twin, GpuBitWidth.MatchesLoops, runs the device forms).
+TEST(CoreBitWidth, MatchesLoops) {
   std::mt19937_64 rng(3);
-  for (int t = 0; t < 1000; ++t) {
-    const std::uint64_t x = t < 65 ? (t == 64 ? ~0ull : (1ull << t) - 1) : rng();
-    int c = 0;
-    for (int i = 0; i < 64; ++i) c += int((x >> i) & 1u);
-    ASSERT_EQ(rx::popcount64(x), c) << x;
+  for (int t = 0; t < 1200; ++t) {
+    // all ones below bit t, a single bit t, then random words (some shifted down)
+    const std::uint64_t x = t < 65    ? (t == 64 ? ~0ull : (1ull << t) - 1)
+                            : t < 129 ? 1ull << (t - 65) % 64
+                                      : rng() >> (t % 64);
+    int count = 0, width = 0;
+    for (int i = 0; i < 64; ++i)
+      if ((x >> i) & 1u) {
+        ++count;
+        width = i + 1;
+      }
+    int log = 0;
+    while (log < 64 && (std::uint64_t(1) << log) < x) ++log;
+    ASSERT_EQ(gpusort::detail::popcount64(x), count) << x;
+    ASSERT_EQ(gpusort::detail::bit_width64(x), width) << x;
+    ASSERT_EQ(gpusort::detail::ceil_log2(x), log) << x;
   }
 }
 

@@ -10,6 +10,7 @@
 // takes no bits.
 #pragma once
 
+#include <gpusort/detail/core/bit_width.hpp>
 #include "columns/ordered.hpp"
 #include "columns/pack.hpp"
 
@@ -103,7 +104,7 @@ struct packed_layout {
     for_each_column(g, [&](int c, const packed_column&) {
       low[c] = bounds[c];
       const std::uint64_t span = bounds[max_packed + c] - bounds[c];
-      width[c] = 64u - unsigned(__clzll(static_cast<long long>(span)));
+      width[c] = unsigned(bit_width64(span));
       top -= width[c];  // the widths sum to at most the pass's bits: the key's
       shift[c] = top;
     });

@@ -19,7 +19,7 @@
 // (run_layout.hpp): then the output's blocks find their homes free.
 #pragma once
 
-#include <gpusort/detail/core/launch.cuh>  // ceil_log2 (host code only)
+#include <gpusort/detail/core/bit_width.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -32,13 +32,13 @@
 #pragma once
 
 #include <gpusort/detail/block/scan.cuh>
+#include <gpusort/detail/core/bit_width.hpp>
 #include <gpusort/detail/core/context.hpp>
 #include <gpusort/detail/core/launch.cuh>
 #include <gpusort/detail/core/payload.cuh>
 #include <gpusort/detail/core/temp_layout.hpp>
 #include <gpusort/detail/merge/merge_passes.cuh>
 #include <gpusort/detail/merge/segment_sort.cuh>
-#include "segmented/grid.cuh"
 
 #include <cstddef>
 
@@ -87,7 +87,7 @@ __device__ __forceinline__ unsigned long long pieces(unsigned long long size, st
   return (size + piece - 1) / piece;
 }
 // Merge passes a range of `runs` runs takes: ceil(log2(runs)).
-__device__ __forceinline__ int passes_of(unsigned long long runs) { return runs <= 1 ? 0 : 64 - __clzll(runs - 1); }
+__device__ __forceinline__ int passes_of(unsigned long long runs) { return ceil_log2(runs); }
 
 constexpr int fallback_threads = 512;
 
@@ -198,14 +198,14 @@ void sort_fallback(const call_context& ctx, const fallback_scratch<Tune>& s, con
   // runs
   auto runs = merge::segment_sort_kernel<Tune::sort_threads, Tune::items, Tune::sort_blocks, K, P, Ord,
                                          listed_runs<RUN, List>>;
-  const unsigned run_grid = segmented::cached_resident_grid(ctx, runs, Tune::sort_threads);
+  const unsigned run_grid = resident_grid(ctx, runs, Tune::sort_threads);
   runs<<<s.run_bound < run_grid ? unsigned(s.run_bound) : run_grid, Tune::sort_threads, 0, stream>>>(
       b.ksrc, b.kout, b.vsrc, b.vout, listed_runs<RUN, List>{list, f}, ord);
   ctx.check_launch("fallback runs");
   // passes: out -> buf -> out ...
   const listed_tiles<TILE, List> geometry{list, f};
   auto merge = merge::merge_kernel<Tune::threads, Tune::items, Tune::merge_blocks, K, P, Ord, listed_tiles<TILE, List>>;
-  const unsigned merge_grid = segmented::cached_resident_grid(ctx, merge, Tune::threads);
+  const unsigned merge_grid = resident_grid(ctx, merge, Tune::threads);
   const unsigned partition_grid = grid_for(s.tile_bound, Tune::partition_threads, std::size_t(sms) * 4);
   K* k[2] = {b.kout, b.kbuf};
   P* v[2] = {b.vout, b.vbuf};

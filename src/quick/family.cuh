@@ -73,7 +73,6 @@
 #include "quick/queues.cuh"
 #include "quick/schedule.cuh"
 #include "quick/tuning.cuh"
-#include "segmented/grid.cuh"
 
 #include <cstddef>
 #include <cstdint>
@@ -141,12 +140,11 @@ void sort_with(const sort_problem<K, P>& p, const Ord& ord, void* temp) {
   auto file = file_kernel<Tune, Q>;
   constexpr int list_threads = 256;  // offsets and file: one thread per segment or class
   // resident grids, asked of the runtime once per kernel and device
-  using segmented::cached_resident_grid;
-  const unsigned pivot_grid = cached_resident_grid(ctx, pivots, Tune::schedule_threads);
-  const unsigned count_grid = cached_resident_grid(ctx, count, Tune::threads);
-  const unsigned partition_grid = cached_resident_grid(ctx, scatter, Tune::threads);
-  const unsigned list_grid = cached_resident_grid(ctx, file, list_threads);
-  const unsigned small_grid = cached_resident_grid(ctx, small_sort, Tune::leaf_threads);
+  const unsigned pivot_grid = resident_grid(ctx, pivots, Tune::schedule_threads);
+  const unsigned count_grid = resident_grid(ctx, count, Tune::threads);
+  const unsigned partition_grid = resident_grid(ctx, scatter, Tune::threads);
+  const unsigned list_grid = resident_grid(ctx, file, list_threads);
+  const unsigned small_grid = resident_grid(ctx, small_sort, Tune::leaf_threads);
 
   // level L reads dst(L - 1) and writes dst(L)
   auto kdst = [&](int level) { return level % 2 ? p.keys_out : pl.kbuf; };

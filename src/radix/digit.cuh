@@ -11,26 +11,12 @@
 // digits on the fly, so keys are never twiddled back on store.
 #pragma once
 
+#include <gpusort/detail/core/bit_width.hpp>
 #include <gpusort/detail/key_traits.hpp>
 
-#include <bit>
 #include <cstdint>
 
 namespace gpusort::detail::radix {
-
-// Population count for host and device. Not std::popcount: in device code
-// libstdc++'s std::popcount (a __builtin_popcount* call under
-// --expt-relaxed-constexpr) compiles to nothing with nvcc 13 (NVVM treats the
-// call as undefined and folds it away), so block_sort's device-side
-// digit_map::of saw a garbage width: every partial bit range sorted radix_tile
-// and the onesweep small path by bits outside [begin_bit, end_bit).
-GPUSORT_HD int popcount64(std::uint64_t x) {
-#if defined(__CUDA_ARCH__)
-  return __popcll(x);
-#else
-  return std::popcount(x);
-#endif
-}
 
 // Number of key bits that take part in the order: end_bit - begin_bit.
 template <class K> GPUSORT_HD int range_bits(const key_order<K>& ord) {

@@ -38,6 +38,7 @@
 
 #include <gpusort/detail/block/rank.cuh>
 #include <gpusort/detail/block/scan.cuh>
+#include <gpusort/detail/core/bit_width.hpp>
 #include <gpusort/detail/core/payload.cuh>
 #include <gpusort/detail/key_traits.hpp>
 
@@ -222,7 +223,7 @@ __device__ __forceinline__ bool count_and_place(typename key_traits<K>::bits (&k
 
   // the prefix: the COUNT_BITS bits from the highest bit that differs down
   // (the bits above it are the run's common prefix)
-  const int high = 63 - __clzll(static_cast<unsigned long long>(differ));
+  const int high = bit_width64(differ) - 1;
   const int shift = high >= COUNT_BITS - 1 ? high - (COUNT_BITS - 1) : 0;
   auto rank_of = [&](U k) { return ord.rank(key_traits<K>::twiddle(k)); };
   auto prefix = [&](U k) { return unsigned(rank_of(k) >> shift) & unsigned(L::bins - 1); };

@@ -25,6 +25,7 @@
 // not the full range.
 #pragma once
 
+#include <gpusort/detail/core/bit_width.hpp>
 #include <gpusort/detail/key_traits.hpp>
 
 #include <cstdint>
@@ -38,11 +39,7 @@ struct int_map {
 };
 
 // Bits in which a span of ordered keys [lo, hi] varies: the width of hi - lo.
-GPUSORT_HD int span_width(unsigned long long lo, unsigned long long hi) {
-  int w = 0;
-  for (unsigned long long d = hi - lo; d != 0; d >>= 1) ++w;
-  return w;
-}
+GPUSORT_HD int span_width(unsigned long long lo, unsigned long long hi) { return bit_width64(hi - lo); }
 
 // The map of keys whose ordered bits span [lo, hi] (lo <= hi), on a grid of
 // radix_bits-bit digits.

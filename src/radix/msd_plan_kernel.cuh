@@ -12,6 +12,7 @@
 #include "radix/onesweep_plan.hpp"
 
 #include <gpusort/detail/block/scan.cuh>
+#include <gpusort/detail/core/bit_width.hpp>
 #include <gpusort/detail/block/shared_bitonic.cuh>
 
 #include <cstddef>
@@ -73,7 +74,7 @@ __device__ void sample_alone(const typename key_traits<K>::bits* keys, std::size
   block::shared_bitonic_sort<T::bins, S>(sample);
   // the sorting levels after which two different ranks lie in different buckets
   const auto split_after = [&](U x, U y) {
-    const int h = 63 - __clzll(static_cast<long long>(static_cast<unsigned long long>(x ^ y)));
+    const int h = bit_width64(x ^ y) - 1;
     int pass = levels - 1;
     while (pass > 0 && radix::digit_low(digits.ord, T::radix_bits, pass) > h) --pass;
     int k = 0;

@@ -238,7 +238,7 @@ struct family {
       a.lookback = b.lookback[0];
       a.counter = b.counters;
       const std::size_t tiles = (p.n + T::tile - 1) / T::tile;
-      const std::size_t resident = resident_grid(ctx, values, T::threads);
+      const std::size_t resident = resident_grid(ctx, values, T::threads, values_bytes);
       values<<<unsigned(tiles < resident ? tiles : resident), T::threads, values_bytes, p.stream>>>(a);
       ctx.check_launch("radix onesweep values");
     }

@@ -15,6 +15,7 @@
 // sort is in place with an odd number of passes (all of them may sort).
 #pragma once
 
+#include <gpusort/detail/core/bit_width.hpp>
 #include <gpusort/detail/key_traits.hpp>  // GPUSORT_HD
 
 namespace gpusort::detail::radix_onesweep {
@@ -121,9 +122,7 @@ struct key_span {
 // Passes of radix_bits-bit digits that the span [lo, hi] leaves varying,
 // for keys whose width is a multiple of radix_bits (every carrier).
 GPUSORT_HD int span_passes(unsigned long long lo, unsigned long long hi, int radix_bits) {
-  int bits = 0;
-  for (unsigned long long s = hi - lo; s != 0; s >>= 1) ++bits;
-  return (bits + radix_bits - 1) / radix_bits;
+  return (bit_width64(hi - lo) + radix_bits - 1) / radix_bits;
 }
 
 // Look-back word of one (tile, digit): 0 until the tile publishes it; then

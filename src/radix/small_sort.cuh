@@ -124,7 +124,7 @@ small_sort_kernel(const K* kin, K* kout, const P* vin, P* vout, unsigned n, key_
   unsigned lo = 0, span = 0;
   if (varying != 0) {
     lo = unsigned(__ffsll(static_cast<long long>(varying)) - 1);
-    span = unsigned(64 - __clzll(static_cast<long long>(varying))) - lo;
+    span = unsigned(bit_width64(varying)) - lo;
     passes = int((span + C::max_bits - 1) / C::max_bits);
   }
   for (int pass = 0; pass < passes; ++pass) {

@@ -64,7 +64,6 @@
 #include "sample/segments.cuh"
 #include "sample/splitters.cuh"
 #include "sample/tuning.cuh"
-#include "segmented/grid.cuh"
 
 #include <algorithm>
 #include <cstddef>
@@ -107,14 +106,13 @@ template <class K, class P, class Ord> struct level_kernels {
   // (asked of the runtime once per kernel and device: a query before each
   // launch would leave the GPU waiting on the host)
   explicit level_kernels(const call_context& ctx) {
-    using segmented::cached_resident_grid;
-    sample_grid = cached_resident_grid(ctx, sample, tuning::sample_threads);
-    minmax_grid = cached_resident_grid(ctx, minmax, tuning::threads);
-    interpolate_grid = cached_resident_grid(ctx, interpolate, tuning::sample_threads);
-    count_grid = cached_resident_grid(ctx, count, tuning::threads);
-    scatter_grid = cached_resident_grid(ctx, scatter, tuning::threads);
-    pack_grid = cached_resident_grid(ctx, pack, tuning::pack_threads);
-    sort_grid = cached_resident_grid(ctx, sort, Tune::threads);
+    sample_grid = resident_grid(ctx, sample, tuning::sample_threads);
+    minmax_grid = resident_grid(ctx, minmax, tuning::threads);
+    interpolate_grid = resident_grid(ctx, interpolate, tuning::sample_threads);
+    count_grid = resident_grid(ctx, count, tuning::threads);
+    scatter_grid = resident_grid(ctx, scatter, tuning::threads);
+    pack_grid = resident_grid(ctx, pack, tuning::pack_threads);
+    sort_grid = resident_grid(ctx, sort, Tune::threads);
   }
 };
 

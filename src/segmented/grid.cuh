@@ -7,34 +7,12 @@
 #include <gpusort/detail/core/launch.cuh>
 
 #include <cstddef>
-#include <map>
-#include <mutex>
-#include <utility>
 
 namespace gpusort::detail::segmented {
 
-// Resident blocks of `kernel` on the current device, asked of the runtime
-// once per kernel and device: a call launches ~20 kernels, and an occupancy
-// query before each launch left the GPU waiting on the host.
-template <class Kernel> unsigned cached_resident_grid(const call_context& ctx, Kernel kernel, int threads) {
-  int dev = 0;
-  ctx.check(cudaGetDevice(&dev), "cudaGetDevice");
-  static std::mutex lock;
-  static std::map<std::pair<const void*, int>, unsigned> grids;
-  const std::pair<const void*, int> key{reinterpret_cast<const void*>(kernel), dev};
-  {
-    std::lock_guard<std::mutex> hold(lock);
-    if (auto it = grids.find(key); it != grids.end()) return it->second;
-  }
-  const unsigned grid = resident_grid(ctx, kernel, threads);
-  std::lock_guard<std::mutex> hold(lock);
-  grids[key] = grid;
-  return grid;
-}
-
 // Resident blocks of `kernel`, but no more than `work` blocks' worth.
 template <class Kernel> unsigned class_grid(const call_context& ctx, Kernel kernel, int threads, std::size_t work) {
-  const unsigned resident = cached_resident_grid(ctx, kernel, threads);
+  const unsigned resident = resident_grid(ctx, kernel, threads);
   return work < resident ? unsigned(work > 0 ? work : 1) : resident;
 }
 

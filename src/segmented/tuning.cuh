@@ -43,9 +43,9 @@
 #pragma once
 
 #include <gpusort/detail/block/async_copy.cuh>
+#include <gpusort/detail/core/bit_width.hpp>
 #include <gpusort/detail/merge/merge_sort.cuh>
 
-#include <bit>
 #include <cstddef>
 
 namespace gpusort::detail::segmented {
@@ -152,15 +152,6 @@ struct tuning {
   // Blocks per SM a class kernel's grid-stride loop runs with: its grid is
   // the resident grid, whatever the (device-side) number of segments.
   static constexpr int waves = 1;
-
-  // Bits of size - 1: the power of two that holds `size` (size >= 1).
-  __host__ __device__ static int ceil_log2(std::size_t size) {
-#ifdef __CUDA_ARCH__
-    return 64 - __clzll(static_cast<long long>(size - 1));
-#else
-    return int(std::bit_width(size - 1));
-#endif
-  }
 
   __host__ __device__ static int class_of(std::size_t size) {
     if (size == 0) return -1;

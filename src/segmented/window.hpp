@@ -18,9 +18,9 @@
 // (tests/segmented_window_test.cpp).
 #pragma once
 
+#include <gpusort/detail/core/bit_width.hpp>
 #include <gpusort/detail/key_traits.hpp>
 
-#include <bit>
 #include <cstdint>
 
 namespace gpusort::detail::segmented {
@@ -34,12 +34,7 @@ struct rank_window {
 
   // the window of ranks least .. most
   GPUSORT_HD static rank_window of(std::uint64_t least, std::uint64_t most) {
-    const std::uint64_t range = most - least;
-#ifdef __CUDA_ARCH__
-    const unsigned bits = 64u - unsigned(__clzll(static_cast<long long>(range)));
-#else
-    const unsigned bits = unsigned(std::bit_width(range));
-#endif
+    const unsigned bits = unsigned(bit_width64(most - least));
     return {least, bits > width ? bits - width : 0u};
   }
   // the word of a rank in the window and its index in the segment

@@ -20,6 +20,7 @@
 //             they are all winners.
 #pragma once
 
+#include <gpusort/detail/core/bit_width.hpp>
 #include <gpusort/detail/key_traits.hpp>
 
 #include <cstddef>
@@ -40,15 +41,6 @@ struct digit_plan {
   int index_digits = 0;  // ceil(index_bits / 8)
   GPUSORT_HD int digits() const { return key_digits + index_digits; }
 };
-
-GPUSORT_HD int bit_width64(std::uint64_t x) {
-  int w = 0;
-  while (x) {
-    ++w;
-    x >>= 1;
-  }
-  return w;
-}
 
 GPUSORT_HD digit_plan make_digits(int key_bits, std::size_t n) {
   digit_plan p;

@@ -1,11 +1,15 @@
 // Launch helpers shared by every family.
 #pragma once
 
+#include <gpusort/detail/core/bit_width.hpp>  // ceil_log2, for the sorts that size their levels
 #include <gpusort/detail/core/context.hpp>
 
 #include <cuda_runtime.h>
 
+#include <compare>
 #include <cstddef>
+#include <map>
+#include <mutex>
 #include <utility>
 
 namespace gpusort::detail {
@@ -84,18 +88,46 @@ inline unsigned sm_count(const call_context& ctx) {
   return unsigned(sms > 0 ? sms : 1);
 }
 
-// Blocks of `kernel` that fit on the device at once: a persistent grid.
-template <class Kernel> unsigned resident_grid(const call_context& ctx, Kernel kernel, int threads) {
+// Blocks of a kernel that fit on the current device at once (threads a
+// block, shared_bytes of dynamic shared memory a block): a persistent grid.
+// Asked of the runtime once per kernel, device and shape: a call launches up
+// to ~20 kernels, and an occupancy query before each launch left the GPU
+// waiting on the host.
+struct grid_shape {
+  const void* kernel;
+  int device, threads;
+  std::size_t shared_bytes;
+  auto operator<=>(const grid_shape&) const = default;
+};
+struct grid_cache {
+  std::mutex lock;
+  std::map<grid_shape, unsigned> grids;
+  static grid_cache& get() {
+    static grid_cache c;
+    return c;
+  }
+  unsigned find(const grid_shape& s) {  // 0: not asked yet
+    std::lock_guard<std::mutex> hold(lock);
+    const auto it = grids.find(s);
+    return it == grids.end() ? 0u : it->second;
+  }
+  void keep(const grid_shape& s, unsigned grid) {
+    std::lock_guard<std::mutex> hold(lock);
+    grids[s] = grid;
+  }
+};
+template <class Kernel>
+unsigned resident_grid(const call_context& ctx, Kernel kernel, int threads, std::size_t shared_bytes = 0) {
+  int dev = 0;
+  ctx.check(cudaGetDevice(&dev), "cudaGetDevice");
+  const grid_shape shape{reinterpret_cast<const void*>(kernel), dev, threads, shared_bytes};
+  if (const unsigned known = grid_cache::get().find(shape)) return known;
   int per_sm = 0;
-  ctx.check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
+  ctx.check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes),
             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  return sm_count(ctx) * unsigned(per_sm > 0 ? per_sm : 1);
-}
-
-inline int ceil_log2(std::size_t n) {
-  int b = 0;
-  while ((std::size_t(1) << b) < n) ++b;
-  return b;
+  const unsigned grid = sm_count(ctx) * unsigned(per_sm > 0 ? per_sm : 1);
+  grid_cache::get().keep(shape, grid);
+  return grid;
 }
 
 // Copies keys (and values) to the output arrays when the sort is not in
