@@ -8,7 +8,8 @@ and 128-bit keys included). Green where gpusort is faster. From a
 gpusort.sort against cupy.sort and gpusort.argsort against torch.argsort
 (cupy.argsort for the unsigned keys torch lacks), one row each per key.
 From a CSV of `segmented` and `cub_segmented` rows (scripts/bench.sh
-segmented), the segmented sort against CUB's, one column per segment size.
+segmented), the segmented sort against CUB's, one column per segment size
+(and key distribution, for names such as seg64:normal).
 Usage: bench/real_plot.py CSV [PNG]   (PNG default: CSV with -speedup.png)
 """
 import csv
@@ -93,7 +94,9 @@ def main(argv):
         rows, grid = [rows[i] for i in keep], [grid[i] for i in keep]
         if segmented:
             labels = ["%s keys" % k if v == "-" else "%s + %s values" % (k, v) for k, v in rows]
-            dists_shown = [d.replace("segpow", "power-law, mean ").replace("seg", "") for d in dists]
+            # seg64, segpow256, seg64:normal (segments over keys of that distribution)
+            dists_shown = [d.replace("segpow", "power-law, mean ").replace("seg", "").replace(":", ", ")
+                           .replace("_", " ") for d in dists]
             title = "gpusort's segmented sort against CUB's (stable), n = 2^%d, %s, CUDA %s" % (
                 int(n).bit_length() - 1, meta.get("device", "?"), meta.get("cuda_runtime", "?"))
         else:

@@ -18,7 +18,10 @@
 #              and u64 + u32 pairs, u32 keys: radix_msd, onesweep and CUB;
 #              sample sort and quicksort against cub_merge at 2^26 and 2^28
 #   segmented  the segmented sort and cub_segmented, 2^26 keys: segments of
-#              16 to 2^20 keys and power-law sizes; u32 pairs; u64 keys
+#              16 to 2^20 keys and power-law sizes; u32 pairs; u64 keys; and
+#              segments of 16 and 64 keys (and power-law sizes) over the
+#              values real data holds (--dist seg64:normal and the like),
+#              u32 f32 u64 keys alone and with u32 values
 #   topk       top-k of 2^28 keys (k = 1024 and 2^20; f32 uniform and in
 #              [0, 1); u32 all-equal and sorted) and of 65536 rows of 4096
 #   host       sort(std::span) of 1e9 u64 keys in pinned and pageable memory
@@ -99,7 +102,13 @@ preset() {
       run seg_keys bench --algo segmented,cub_segmented --n 2^26 "$@" \
         --dist seg16,seg64,seg128,seg256,seg512,seg1024,seg2048,seg4096,seg16384,seg65536,seg1048576,segpow256
       run seg_pairs bench --algo segmented,cub_segmented --pairs --n 2^26 --dist seg256 "$@"
-      run seg_u64 bench --algo segmented,cub_segmented --key u64 --n 2^26 --dist seg1024 "$@" ;;
+      run seg_u64 bench --algo segmented,cub_segmented --key u64 --n 2^26 --dist seg1024 "$@"
+      local real=""
+      for s in seg16 seg64; do
+        for k in normal small_signed zipf nearly_sorted few_unique; do real="$real,$s:$k"; done
+      done
+      run seg_real bench --algo segmented,cub_segmented --key u32,f32,u64 --value none,u32 --n 2^26 "$@" \
+        --dist "${real#,},segpow256:normal,segpow256:zipf" ;;
     topk)
       run topk_f32 bench-topk --key f32 --n 2^28 --k 1024,1048576 --dist uniform,unit "$@"
       run topk_u32 bench-topk --key u32 --n 2^28 --k 1024 --dist equal,sorted "$@"

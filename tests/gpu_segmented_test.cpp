@@ -236,6 +236,39 @@ template <class K> void test_close_ranks() {
   }
 }
 
+// Both zeros and NaNs in small segments with values: float keys of up to
+// 4 bytes rank by their unfolded bits there, and a segment holding both
+// zeros, or a NaN under NaNs largest, is re-sorted by its insertion, whose
+// ties go by source place. Segments of 2 to 64 keys (the thread classes and
+// lane pairs) mix -0.0 and +0.0 in shuffled order with denormals of both
+// signs and, in every third segment, NaNs of both signs; integer keys take
+// the same bits as plain values.
+template <class K> void test_zeros_with_values() {
+  constexpr int w = t::width_of<K>;
+  const std::uint64_t sign = std::uint64_t(1) << (w - 1);
+  const std::uint64_t nan = sign - 1, minus_nan = (sign << 1) - 1;  // all ones but the sign; all ones
+  for (std::size_t size : {2, 3, 9, 16, 17, 33, 64}) {
+    const layout L = equal_sizes(size, 4000 / size + 5, 0, size % 3);
+    seg_case c;
+    c.raw.resize(L.n);
+    std::uint64_t r = size;
+    for (std::size_t s = 0; s < L.segments(); ++s)
+      for (std::size_t j = 0; j < size; ++j) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        const unsigned pick = unsigned(r >> 59);  // 0 .. 31
+        std::uint64_t b = pick < 12 ? sign : pick < 24 ? 0 : pick < 27 ? 1 : pick < 30 ? (sign | 1) : nan;
+        if (pick >= 30 && s % 3 != 0) b = 0;
+        if (pick == 31 && s % 3 == 0) b = minus_nan;
+        c.raw[L.begin[s] + j] = b;
+      }
+    for (auto dir : both_orders)
+      for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest}) {
+        c.dir = dir, c.pairs = true, c.nans = nans, c.seed = size;
+        GPUSORT_CASE(run_width<K>(L, c, size % 2 == 0));
+      }
+  }
+}
+
 template <class K> class GpuSegmented : public t::gpu_test {};
 TYPED_TEST_SUITE(GpuSegmented, t::key_types, t::key_name);
 TYPED_TEST(GpuSegmented, EqualSizes) { test_equal_sizes<TypeParam>(); }
@@ -247,6 +280,7 @@ TYPED_TEST(GpuSegmented, NansLargest) { test_nans_largest<TypeParam>(); }
 TYPED_TEST(GpuSegmented, WideSegments) { test_wide_segments<TypeParam>(); }
 TYPED_TEST(GpuSegmented, LanePairs) { test_lane_pairs<TypeParam>(); }
 TYPED_TEST(GpuSegmented, CloseRanks) { test_close_ranks<TypeParam>(); }
+TYPED_TEST(GpuSegmented, ZerosWithValues) { test_zeros_with_values<TypeParam>(); }
 
 
 // Small segmented cases for compute-sanitizer (memcheck, racecheck), picked
@@ -290,10 +324,19 @@ template <class K> void specials_cases(const layout& a, const layout& b, std::ui
       GPUSORT_CASE(run_width<K>(*L, c, false));
     }
 }
-// the thread and wide classes' insertion (16- and 64-key segments)
+// the thread and wide classes' insertion (16- and 64-key segments); with
+// values, the unfolded ranks' insertion by source place
 TEST_F(GpuSanitizeSegmented, F32Specials) {
   if (!sanitize_selected()) GTEST_SKIP() << "GPUSORT_SANITIZE_ALGOS does not name segmented";
   specials_cases<float>(equal_sizes(16, 301, 0, 0), equal_sizes(64, 70, 0, 0), 950);
+  for (std::size_t size : {16, 64}) {
+    const layout L = equal_sizes(size, 4800 / size, 0, 0);
+    for (auto nans : {gpusort::nan_order::bits, gpusort::nan_order::largest}) {
+      seg_case c = rotated(0, L, h::dist::float_special, 960 + size);
+      c.pairs = true, c.nans = nans;
+      GPUSORT_CASE(run_width<float>(L, c, true));
+    }
+  }
 }
 // the lane pairs' insertion (8-byte keys alone, segments of 40 and 64 keys)
 TEST_F(GpuSanitizeSegmented, F64Specials) {

@@ -221,7 +221,9 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
     const auto rank_of = [&](U bits) { return U(a.ord.rank(traits::twiddle(bits))); };
     // stable insertion of each key among the ranks before it (NaNs folded
     // to one rank, both zeros one rank: equal ones keep their order); with
-    // values, each key's source place moves with it
+    // values, each key's source place moves with it, and equal ranks are
+    // ordered by source place (the area may hold them out of input order:
+    // a float segment sorted by its unfolded ranks)
     const auto insertion_sort = [&] {
       for (unsigned i = 1; i < size; ++i) {
         const U v = sk_[place(off + i)];
@@ -230,7 +232,8 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
         unsigned j = i;
         for (; j > 0; --j) {
           const U u = sk_[place(off + j - 1)];
-          if (!(rv < rank_of(u))) break;
+          const U ru = rank_of(u);
+          if (!(rv < ru || (pairs && rv == ru && from < src[off + j - 1]))) break;
           sk_[place(off + j)] = u;
           if (pairs) src[off + j] = src[off + j - 1];
         }
@@ -293,7 +296,9 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
       // (rank, index) elements, one word each (WINDOW: window.hpp); the
       // keys gathered by index
       U y[H];  // the sorted bits, read before any is written back
-      bool unsorted = false;  // WINDOW: two ranks the window's shift joined came out of order
+      // WINDOW: two ranks the window's shift joined came out of order; unfolded
+      // floats: a segment with both zeros or a NaN to fold
+      bool unsorted = false;
       if constexpr (WINDOW) {
         U w[H];  // ranks, then words
         U least = ~U(0), most = 0;
@@ -334,11 +339,56 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
         }
       } else {
         E x[H];
+        constexpr bool unfold = traits::is_float && sizeof(U) <= 4 && STAGED;
+        // Float keys of up to 4 bytes (packed elements: 8-byte ones' pairs
+        // spilled, as did the gathered values' kernel) with values staged,
+        // over every bit (BARE takes keys alone),
+        // rank by their twiddled bits ^ flip, one to one with the bits, as
+        // in BARE: the folds and the bit range's shift and mask (about six
+        // instructions a key) are left to after the network, where a
+        // segment that holds both zeros (adjacent ranks) or, under NaNs
+        // largest, a NaN is re-sorted by the insertion, whose ties go by
+        // source place (so it needs the values' places). Uniform across
+        // the grid.
+        const bool unfolded = unfold && pairs && a.ord.full_range();
+        if (unfolded) {
+          const U flip = a.ord.flip;
 #pragma unroll
-        for (int i = 0; i < H; ++i)
-          x[i] = mine + i < size ? pe::make(rank_of(sk_[place(off + mine + i)]), mine + i) : pe::pad();
+          for (int i = 0; i < H; ++i)
+            x[i] = mine + i < size ? pe::make(U(traits::twiddle(sk_[place(off + mine + i)]) ^ flip), mine + i)
+                                   : pe::pad();
+        } else {
+#pragma unroll
+          for (int i = 0; i < H; ++i)
+            x[i] = mine + i < size ? pe::make(rank_of(sk_[place(off + mine + i)]), mine + i) : pe::pad();
+        }
         if constexpr (LANES == 2) block::lane_pair_sort(x, mine != 0);
         else block::thread_network_sort(x, typename pe::less{});
+        if constexpr (unfold) {
+          if (unfolded) {
+            using order = key_order<K>;
+            const U flip = a.ord.flip;
+            const U zm = U(order::minus_zero ^ flip), zp = U(order::plus_zero ^ flip);
+            const U zlo = zm < zp ? zm : zp;  // the other zero ranks zlo + 1
+            // the rank after this lane's last: the upper lane's first (every lane shuffles)
+            const U after = LANES == 2 ? U(__shfl_down_sync(0xFFFFFFFFu, pe::rank(x[0]), 1)) : U(0);
+            // one compare an element finds the lower zero; only then its neighbour
+            bool low = false;
+#pragma unroll
+            for (int i = 0; i < H; ++i) low |= pe::rank(x[i]) == zlo;
+            if (low) {
+#pragma unroll
+              for (int i = 0; i + 1 < H; ++i) unsorted |= pe::rank(x[i]) == zlo && pe::rank(x[i + 1]) == U(zlo + 1);
+              if (LANES == 2) unsorted |= mine == 0 && pe::rank(x[H - 1]) == zlo && after == U(zlo + 1);
+            }
+            if (a.ord.nans_largest()) {
+#pragma unroll
+              for (int i = 0; i < H; ++i)
+                unsorted |= mine + i < size && U(U(pe::rank(x[i]) ^ flip) - a.ord.nan_lo) > a.ord.nan_span;
+            }
+            if constexpr (LANES == 2) unsorted |= __shfl_xor_sync(0xFFFFFFFFu, int(unsorted), 1) != 0;
+          }
+        }
 #pragma unroll
         for (int i = 0; i < H; ++i)
           if (mine + i < size) {
@@ -351,7 +401,7 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
 #pragma unroll
       for (int i = 0; i < H; ++i)
         if (mine + i < size) sk_[place(off + mine + i)] = y[i];
-      if constexpr (WINDOW) {
+      if constexpr (WINDOW || (traits::is_float && sizeof(U) <= 4 && STAGED)) {
         if constexpr (LANES == 2) __syncwarp();  // the partner's keys are in place
         if (unsorted && mine == 0) insertion_sort();  // the pair's lower lane alone
       }

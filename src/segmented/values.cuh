@@ -31,6 +31,7 @@ template <class U> struct packed_element {
   static constexpr int shift = sizeof(U) <= 2 ? 16 : 32;
   __device__ __forceinline__ static type make(U rank, unsigned index) { return (type(rank) << shift) | type(index); }
   __device__ __forceinline__ static unsigned index(type e) { return unsigned(e & ((type(1) << shift) - 1)); }
+  __device__ __forceinline__ static U rank(type e) { return U(e >> shift); }
   __device__ __forceinline__ static type pad() { return ~type(0); }  // after every real element
   struct less {
     __device__ __forceinline__ bool operator()(type a, type b) const { return a < b; }
@@ -46,6 +47,7 @@ template <> struct packed_element<std::uint64_t> {
   using type = wide_element;
   __device__ __forceinline__ static type make(std::uint64_t rank, unsigned index) { return {rank, index, 0u}; }
   __device__ __forceinline__ static unsigned index(const type& e) { return e.index; }
+  __device__ __forceinline__ static std::uint64_t rank(const type& e) { return e.rank; }
   __device__ __forceinline__ static type pad() { return {~std::uint64_t(0), ~0u, 0u}; }
   struct less {
     __device__ __forceinline__ bool operator()(const type& a, const type& b) const {

@@ -60,10 +60,11 @@ inline std::uint64_t mix64(std::uint64_t z) {
 }  // namespace
 
 std::string bench_dist::name() const {
+  const std::string of_keys = keys == harness::dist::uniform ? "" : ":" + std::string(harness::to_string(keys));
   switch (seg) {
     case layout::none: return std::string(harness::to_string(keys));
-    case layout::fixed: return std::string(fixed_prefix) + std::to_string(seg_n);
-    case layout::power: return std::string(power_prefix) + std::to_string(seg_n);
+    case layout::fixed: return std::string(fixed_prefix) + std::to_string(seg_n) + of_keys;
+    case layout::power: return std::string(power_prefix) + std::to_string(seg_n) + of_keys;
   }
   return "?";
 }
@@ -77,6 +78,15 @@ bool parse_bench_dist(std::string_view text, bench_dist& out) {
   }
   bench_dist b;
   std::string_view count;
+  // segN:DIST: the keys' distribution after the colon
+  if (const auto colon = text.find(':'); colon != std::string_view::npos) {
+    const std::string_view keys = text.substr(colon + 1);
+    text = text.substr(0, colon);
+    if (text.substr(0, fixed_prefix.size()) != fixed_prefix) return false;
+    if (!harness::parse_dist(keys, b.keys))
+      throw usage_error("--dist " + std::string(text) + ":" + std::string(keys) + ": unknown key distribution '" +
+                        std::string(keys) + "' (one of: " + bench_dist_names() + ")");
+  }
   if (text.substr(0, power_prefix.size()) == power_prefix) {
     b.seg = bench_dist::layout::power;
     count = text.substr(power_prefix.size());
@@ -95,7 +105,7 @@ bool parse_bench_dist(std::string_view text, bench_dist& out) {
 std::string bench_dist_names() {
   std::string s;
   for (auto d : harness::all_dists()) append_item(s, harness::to_string(d));
-  append_item(s, "segN segpowN");
+  append_item(s, "segN segpowN segN:DIST segpowN:DIST");
   return s;
 }
 

@@ -4,8 +4,12 @@
 //   segpowN  power-law segment sizes of mean ~N (1 + a Lomax law, alpha 1.5:
 //            mostly small segments and a heavy tail of large ones, each
 //            clipped to what is left of n), uniform keys
+//   segN:DIST, segpowN:DIST
+//            the same segments over keys of the harness's distribution DIST
+//            (seg64:normal, segpow256:small_signed), generated over all n
+//            keys as for an unsegmented input
 // N as --n takes it (256, 2^20, 1<<20); the CSV names them seg256,
-// segpow1048576 (N in decimal). The segments cover [0, n) back to back;
+// segpow1048576, seg64:normal (N in decimal). The segments cover [0, n) back to back;
 // their offsets are made on the host from a fixed seed, copied to the device
 // once per point (outside the timing), and outputs are checked segment by
 // segment.
@@ -27,12 +31,13 @@ struct bench_dist {
   std::uint64_t seg_n = 0;                      // segN: the size; segpowN: the mean
 
   bool segmented() const { return seg != layout::none; }
-  // "uniform", "seg256", "segpow256"
+  // "uniform", "seg256", "segpow256", "seg64:normal"
   std::string name() const;
 };
 
-// A harness name, segN or segpowN; false if the name is none of them;
-// usage_error for a segmented name with a malformed or zero N.
+// A harness name, segN or segpowN (each with an optional :DIST); false if
+// the name is none of them; usage_error for a segmented name with a
+// malformed or zero N, or a DIST the harness does not know.
 bool parse_bench_dist(std::string_view text, bench_dist& out);
 // For --help and messages: the harness's names, then "segN segpowN".
 std::string bench_dist_names();
