@@ -10,8 +10,8 @@
 //
 // Arguments (both optional): a substring of the cases to run ("u32+u32
 // few16"), and the sorts a case (3 warm-ups first; fewer: every sort timed).
-// Each case: device-generated input (uniform 32-bit keys, or sorted, reversed
-// or 16 values), 3 warm-up sorts and the median of 11 timed with CUDA events;
+// Each case: device-generated input (uniform 32-bit keys, or sorted, reversed,
+// 16 values, or normal floats: N(0, 1) by Box-Muller), 3 warm-up sorts and the median of 11 timed with CUDA events;
 // the input is read-only (out of place), so nothing is restored between runs.
 // The output of u32 keys is checked for order (floats and argsort's indices
 // are timed only: the GPU suites check them).
@@ -29,13 +29,14 @@ namespace {
 
 using namespace gpusort::detail;
 
-enum class input { uniform, sorted, reversed, few16 };
+enum class input { uniform, sorted, reversed, few16, normal };
 const char* name_of(input in) {
   switch (in) {
     case input::uniform: return "uniform";
     case input::sorted: return "sorted";
     case input::reversed: return "reversed";
     case input::few16: return "few16";
+    case input::normal: return "normal";
   }
   return "?";
 }
@@ -64,6 +65,12 @@ __global__ void generate(unsigned* k, std::size_t n, unsigned seed, input in) {
       case input::sorted: k[i] = unsigned(i / 3); break;
       case input::reversed: k[i] = unsigned((n - i) / 3); break;
       case input::few16: k[i] = mix(((r & 15u) + 77) * 0x9E3779B97F4A7C15ull); break;
+      case input::normal: {
+        const float u1 = (float(r >> 8) + 1.0f) * 0x1.0p-24f;
+        const float u2 = float(mix((i + 1) * 0xD1B54A32D192ED03ull ^ seed) >> 8) * 0x1.0p-24f;
+        k[i] = __float_as_uint(sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2));
+        break;
+      }
     }
   }
 }
@@ -75,11 +82,13 @@ __global__ void count_falls(const unsigned* k, std::size_t n, unsigned* falls) {
 }
 
 // K keys (4 bytes) with P values (none, or 4 bytes); argsort: P is the
-// index made by the passes, widened to int64 in the last write.
+// index made by the passes, widened to int64 in the last write; nans_largest:
+// the frameworks' order (NaNs after every number).
 const char* only = nullptr;  // argv[1]: run the cases whose name holds it
 int reps = 14;               // argv[2]: sorts a case (the first 3 are warm-ups)
 
-template <class K, class P> void run(const char* what, std::size_t n, input in, bool argsort = false) {
+template <class K, class P>
+void run(const char* what, std::size_t n, input in, bool argsort = false, bool nans_largest = false) {
   static_assert(sizeof(K) == 4, "4-byte keys");
   char name[96];
   std::snprintf(name, sizeof name, "%s %s %zu", what, name_of(in), n);
@@ -108,7 +117,7 @@ template <class K, class P> void run(const char* what, std::size_t n, input in, 
   p.vals_in = vals_in;
   p.vals_out = vals_out;
   p.n = n;
-  p.ord = key_order<K>(false, 0, 32);
+  p.ord = key_order<K>(false, 0, 32, nans_largest);
   p.ctx = &ctx;
   if (argsort) {
     check(cudaMalloc(&wide, n * sizeof(std::uint64_t)), "cudaMalloc");
@@ -170,5 +179,9 @@ int main(int argc, char** argv) {
     run<unsigned, no_value>("u32", n27, input::few16);
     run<unsigned, unsigned>("u32+u32", n27, input::few16);
     run<float, unsigned>("f32 arg", n27, input::uniform, true);
+    run<float, no_value>("f32", n27, input::normal);
+    run<float, no_value>("f32 nanl", n27, input::normal, false, true);
+    run<float, unsigned>("f32 arg", n27, input::normal, true);
+    run<float, unsigned>("f32 argnl", n27, input::normal, true, true);
   }
 }
