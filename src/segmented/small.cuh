@@ -219,6 +219,9 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
   const auto sort = [&](const range& r, U* sk_) {
     const unsigned size = r.size, off = r.off;
     const auto rank_of = [&](U bits) { return U(a.ord.rank(traits::twiddle(bits))); };
+    // the indexed sort's unfolded float ranks (below): keys of up to 4 bytes
+    // with values staged
+    constexpr bool unfold = !BARE && !WINDOW && traits::is_float && sizeof(U) <= 4 && STAGED;
     // stable insertion of each key among the ranks before it (NaNs folded
     // to one rank, both zeros one rank: equal ones keep their order); with
     // values, each key's source place moves with it, and equal ranks are
@@ -339,7 +342,6 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
         }
       } else {
         E x[H];
-        constexpr bool unfold = traits::is_float && sizeof(U) <= 4 && STAGED;
         // Float keys of up to 4 bytes (packed elements: 8-byte ones' pairs
         // spilled, as did the gathered values' kernel) with values staged,
         // over every bit (BARE takes keys alone),
@@ -401,7 +403,7 @@ __device__ __forceinline__ void thread_class(const class_args<K>& a, int cls, ty
 #pragma unroll
       for (int i = 0; i < H; ++i)
         if (mine + i < size) sk_[place(off + mine + i)] = y[i];
-      if constexpr (WINDOW || (traits::is_float && sizeof(U) <= 4 && STAGED)) {
+      if constexpr (WINDOW || unfold) {
         if constexpr (LANES == 2) __syncwarp();  // the partner's keys are in place
         if (unsorted && mine == 0) insertion_sort();  // the pair's lower lane alone
       }

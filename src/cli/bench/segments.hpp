@@ -39,7 +39,8 @@ struct bench_dist {
 // the name is none of them; usage_error for a segmented name with a
 // malformed or zero N, or a DIST the harness does not know.
 bool parse_bench_dist(std::string_view text, bench_dist& out);
-// For --help and messages: the harness's names, then "segN segpowN".
+// For --help and messages: the harness's names, then "segN segpowN segN:DIST
+// segpowN:DIST".
 std::string bench_dist_names();
 
 // offsets[0..num_segments] of d's segments over n keys: offsets[0] = 0,
